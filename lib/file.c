@@ -1,0 +1,96 @@
+/* Reading a file for inspection: see hugetext/file.h.  */
+
+#define _GNU_SOURCE		/* SEEK_DATA, SEEK_HOLE.  */
+#include "hugetext/file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int
+ht_file_open (struct ht_file *f, const char *path, char err[HT_ERRLEN])
+{
+  struct stat st;
+
+  f->data = NULL;
+  f->size = 0;
+  f->fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (f->fd < 0)
+    {
+      snprintf (err, HT_ERRLEN, "cannot open: %s", strerror (errno));
+      return -1;
+    }
+  if (fstat (f->fd, &st) != 0)
+    {
+      snprintf (err, HT_ERRLEN, "cannot stat: %s", strerror (errno));
+      goto fail;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      snprintf (err, HT_ERRLEN, "not a regular file");
+      goto fail;
+    }
+  f->size = (size_t) st.st_size;
+  if (f->size == 0)
+    return 0;
+  void *p = mmap (NULL, f->size, PROT_READ, MAP_PRIVATE, f->fd, 0);
+  if (p == MAP_FAILED)
+    {
+      snprintf (err, HT_ERRLEN, "cannot map: %s", strerror (errno));
+      goto fail;
+    }
+  f->data = p;
+  return 0;
+
+fail:
+  close (f->fd);
+  f->fd = -1;
+  return -1;
+}
+
+void
+ht_file_close (struct ht_file *f)
+{
+  if (f->data != NULL)
+    munmap ((void *) f->data, f->size);
+  if (f->fd >= 0)
+    close (f->fd);
+  f->data = NULL;
+  f->fd = -1;
+}
+
+uint64_t
+ht_file_hole_bytes (int fd, uint64_t start, uint64_t end)
+{
+  uint64_t holes = 0;
+  off_t pos = (off_t) start;
+
+  while ((uint64_t) pos < end)
+    {
+      off_t data = lseek (fd, pos, SEEK_DATA);
+      if (data < 0)
+	{
+	  /* ENXIO: no data from POS to the end of the file.  Anything
+	     else: the file system cannot say, so count nothing.  */
+	  if (errno == ENXIO)
+	    holes += end - (uint64_t) pos;
+	  break;
+	}
+      if (data > pos)
+	{
+	  uint64_t stop = (uint64_t) data < end ? (uint64_t) data : end;
+	  holes += stop - (uint64_t) pos;
+	  pos = data;
+	  continue;
+	}
+      off_t hole = lseek (fd, pos, SEEK_HOLE);
+      if (hole <= pos)
+	break;
+      pos = hole;
+    }
+  return holes;
+}

@@ -1,0 +1,334 @@
+/* The hugetext layout contract as a judgement on one ELF file: see
+   hugetext/layout.h and shared/design/contract.md.  */
+
+#include "hugetext/layout.h"
+#include "hugetext/file.h"
+
+#include <elf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MiB (UINT64_C (1) << 20)
+
+uint64_t
+ht_default_page_size (const struct ht_elf *elf)
+{
+  switch (elf->machine)
+    {
+    case EM_X86_64:
+    case EM_386:
+    case EM_AARCH64:		/* 4 KiB pages; 16 KiB kernels need 32 MiB.  */
+    case EM_PPC64:		/* 64 KiB max page size, still 2 MiB PMDs.  */
+      return 2 * MiB;
+    case EM_RISCV:
+      return elf->elf_class == 64 ? 2 * MiB : 0;
+    case EM_S390:
+      return 1 * MiB;
+    case EM_LOONGARCH:		/* 16 KiB pages.  */
+      return 32 * MiB;
+    default:
+      return 0;
+    }
+}
+
+static bool
+is_pow2 (uint64_t x)
+{
+  return x != 0 && (x & (x - 1)) == 0;
+}
+
+/* Whether section S lies in segment PH and counts as its code.  */
+static bool
+section_in_segment (const struct ht_shdr *s, const struct ht_phdr *ph)
+{
+  if (!(s->flags & SHF_ALLOC) || s->size == 0)
+    return false;
+  /* .tbss takes no room in the segment it appears to overlap.  */
+  if (s->type == SHT_NOBITS && (s->flags & SHF_TLS))
+    return false;
+  if (ht_shdr_name_starts (s, HT_PADDING_SECTION_PREFIX))
+    return false;
+  return s->addr >= ph->vaddr && s->addr - ph->vaddr < ph->memsz;
+}
+
+/* The bytes the sections of SEG occupy, measured from p_vaddr: padding
+   after the last section is not code.  Without section headers all of
+   p_filesz counts.  */
+static void
+measure_code (struct ht_segment *seg, const struct ht_elf *elf)
+{
+  const struct ht_phdr *ph = seg->ph;
+  uint64_t end = 0;
+
+  for (size_t i = 0; i < elf->shnum; i++)
+    {
+      const struct ht_shdr *s = &elf->shdrs[i];
+
+      if (!section_in_segment (s, ph))
+	continue;
+      uint64_t rel_end = s->addr - ph->vaddr;
+      rel_end = s->size > ph->memsz - rel_end ? ph->memsz : rel_end + s->size;
+      if (rel_end > end)
+	end = rel_end;
+      seg->size_from_sections = true;
+    }
+  seg->code_size = seg->size_from_sections ? end : ph->filesz;
+  seg->tail_padding = ph->memsz - seg->code_size;
+}
+
+/* What fills BYTES[0, LEN): zeros, a short repeated pattern (a trap or
+   nop fill), or something else.  */
+static enum ht_fill
+classify_fill (const unsigned char *bytes, uint64_t len)
+{
+  static const unsigned periods[] = { 1, 2, 4 };
+
+  if (len == 0)
+    return HT_FILL_NONE;
+  uint64_t i = 0;
+  while (i < len && bytes[i] == 0)
+    i++;
+  if (i == len)
+    return HT_FILL_ZERO;
+  for (size_t k = 0; k < sizeof periods / sizeof periods[0]; k++)
+    {
+      unsigned p = periods[k];
+
+      for (i = p; i < len && bytes[i] == bytes[i - p]; i++)
+	;
+      if (i >= len)
+	return HT_FILL_PATTERN;
+    }
+  return HT_FILL_DATA;
+}
+
+/* File bytes between SEG and the end of the PT_LOAD before it in the
+   file (or the start of the file).  */
+static uint64_t
+front_gap (const struct ht_layout *l, const struct ht_segment *seg)
+{
+  uint64_t prev_end = 0;
+
+  for (size_t j = 0; j < l->nseg; j++)
+    {
+      const struct ht_phdr *o = l->seg[j].ph;
+
+      if (&l->seg[j] == seg || o->offset >= seg->ph->offset)
+	continue;
+      if (o->offset + o->filesz > prev_end)
+	prev_end = o->offset + o->filesz;
+    }
+  return seg->ph->offset > prev_end ? seg->ph->offset - prev_end : 0;
+}
+
+static unsigned
+code_problems (const struct ht_layout *l, const struct ht_segment *seg)
+{
+  const struct ht_phdr *ph = seg->ph;
+  uint64_t h = l->page_size;
+  unsigned p = 0;
+
+  if (ph->vaddr % h != 0)
+    p |= HT_P_VADDR;
+  if (ph->offset % h != 0)
+    p |= HT_P_OFFSET;
+  if (ph->align != h)
+    p |= HT_P_ALIGN;
+  if (ph->memsz != ph->filesz)
+    p |= HT_P_MEMSZ;
+  if (ph->filesz % h != 0)
+    p |= HT_P_TAIL;
+  if (seg->fill == HT_FILL_DATA)
+    p |= HT_P_FILL;
+  return p;
+}
+
+/* Rule 4: no PT_LOAD but an eligible code segment is aligned to H.  A
+   link whose max page size is already >= H aligns every PT_LOAD alike;
+   that is the linker's choice, not the option's, and is accepted.  */
+static void
+check_overalignment (struct ht_layout *l)
+{
+  bool uniform = true;
+
+  for (size_t i = 1; i < l->nseg; i++)
+    if (l->seg[i].ph->align != l->seg[0].ph->align)
+      uniform = false;
+  if (uniform)
+    return;
+  for (size_t i = 0; i < l->nseg; i++)
+    if (!l->seg[i].eligible && l->seg[i].ph->align >= l->page_size)
+      l->seg[i].problems |= HT_P_OVERALIGNED;
+}
+
+static int
+resolve_sizes (struct ht_layout *l, const struct ht_elf *elf,
+	       const struct ht_layout_opts *opts, char err[HT_ERRLEN])
+{
+  l->page_size = opts->page_size;
+  if (l->page_size == 0)
+    l->page_size = ht_default_page_size (elf);
+  if (l->page_size == 0)
+    {
+      l->page_size = 2 * MiB;
+      l->page_size_guessed = true;
+    }
+  if (!is_pow2 (l->page_size) || l->page_size < 4096)
+    {
+      snprintf (err, HT_ERRLEN, "huge page size 0x%" PRIx64 " is not a "
+		"power of two of at least 4 KiB", l->page_size);
+      return -1;
+    }
+  l->min_size = opts->min_size ? opts->min_size : l->page_size;
+  return 0;
+}
+
+static void
+judge_segment (struct ht_layout *l, struct ht_segment *seg,
+	       const struct ht_elf *elf)
+{
+  const struct ht_phdr *ph = seg->ph;
+
+  seg->code = (ph->flags & PF_X) && !(ph->flags & PF_W);
+  measure_code (seg, elf);
+  seg->front_gap = front_gap (l, seg);
+  if (seg->code_size < ph->filesz)
+    seg->fill = classify_fill (elf->data + ph->offset + seg->code_size,
+			       ph->filesz - seg->code_size);
+  seg->eligible = l->applicable && seg->code
+		  && seg->code_size >= l->min_size;
+  if (seg->eligible)
+    {
+      seg->problems = code_problems (l, seg);
+      l->eligible++;
+    }
+}
+
+int
+ht_layout_check (struct ht_layout *l, const struct ht_elf *elf,
+		 const struct ht_layout_opts *opts, char err[HT_ERRLEN])
+{
+  memset (l, 0, sizeof *l);
+  if (resolve_sizes (l, elf, opts, err) != 0)
+    return -1;
+  l->applicable = elf->type == ET_EXEC || elf->type == ET_DYN;
+
+  for (size_t i = 0; i < elf->phnum; i++)
+    if (elf->phdrs[i].type == PT_LOAD)
+      l->nseg++;
+  l->seg = calloc (l->nseg ? l->nseg : 1, sizeof *l->seg);
+  if (l->seg == NULL)
+    {
+      snprintf (err, HT_ERRLEN, "out of memory");
+      return -1;
+    }
+  for (size_t i = 0, n = 0; i < elf->phnum; i++)
+    if (elf->phdrs[i].type == PT_LOAD)
+      {
+	l->seg[n].phdr_index = i;
+	l->seg[n].ph = &elf->phdrs[i];
+	if (elf->phdrs[i].align > l->max_align)
+	  l->max_align = elf->phdrs[i].align;
+	n++;
+      }
+
+  for (size_t i = 0; i < l->nseg; i++)
+    judge_segment (l, &l->seg[i], elf);
+  if (l->applicable && l->eligible > 0)
+    check_overalignment (l);
+  for (size_t i = 0; i < l->nseg; i++)
+    if (l->seg[i].problems)
+      l->failing++;
+  return 0;
+}
+
+void
+ht_layout_measure_holes (struct ht_layout *l, int fd)
+{
+  for (size_t i = 0; i < l->nseg; i++)
+    {
+      struct ht_segment *seg = &l->seg[i];
+      const struct ht_phdr *ph = seg->ph;
+
+      seg->gap_holes = ht_file_hole_bytes (fd, ph->offset - seg->front_gap,
+					   ph->offset);
+      if (seg->code_size < ph->filesz)
+	seg->tail_holes = ht_file_hole_bytes (fd, ph->offset + seg->code_size,
+					      ph->offset + ph->filesz);
+    }
+}
+
+void
+ht_layout_free (struct ht_layout *l)
+{
+  free (l->seg);
+  l->seg = NULL;
+  l->nseg = 0;
+}
+
+void
+ht_layout_explain (const struct ht_layout *l, const struct ht_segment *seg,
+		   void (*emit) (void *ctx, const char *msg), void *ctx)
+{
+  const struct ht_phdr *ph = seg->ph;
+  uint64_t h = l->page_size;
+  char msg[HT_ERRLEN];
+
+  if (seg->problems & HT_P_VADDR)
+    {
+      snprintf (msg, sizeof msg, "p_vaddr 0x%" PRIx64 " is not a multiple "
+		"of H (0x%" PRIx64 ")", ph->vaddr, h);
+      emit (ctx, msg);
+    }
+  if (seg->problems & HT_P_OFFSET)
+    {
+      snprintf (msg, sizeof msg, "p_offset 0x%" PRIx64 " is not a multiple "
+		"of H (0x%" PRIx64 "), so the page cache cannot hold it in "
+		"huge folios", ph->offset, h);
+      emit (ctx, msg);
+    }
+  if (seg->problems & HT_P_ALIGN)
+    {
+      snprintf (msg, sizeof msg, "p_align is 0x%" PRIx64 ", not H (0x%"
+		PRIx64 ")", ph->align, h);
+      emit (ctx, msg);
+    }
+  if (seg->problems & HT_P_MEMSZ)
+    {
+      snprintf (msg, sizeof msg, "p_memsz 0x%" PRIx64 " differs from "
+		"p_filesz 0x%" PRIx64, ph->memsz, ph->filesz);
+      emit (ctx, msg);
+    }
+  if (seg->problems & HT_P_TAIL)
+    {
+      snprintf (msg, sizeof msg, "p_filesz 0x%" PRIx64 " is not a multiple "
+		"of H: the tail is not padded to the next H boundary (0x%"
+		PRIx64 " bytes short)", ph->filesz, h - ph->filesz % h);
+      emit (ctx, msg);
+    }
+  if (seg->problems & HT_P_FILL)
+    emit (ctx, "the tail padding holds data, neither zeros nor a repeated "
+	  "fill pattern");
+  if (seg->problems & HT_P_OVERALIGNED)
+    {
+      snprintf (msg, sizeof msg, "p_align 0x%" PRIx64 " is at least H, but "
+		"this is not an eligible code segment: only those may be "
+		"aligned to H", ph->align);
+      emit (ctx, msg);
+    }
+}
+
+const char *
+ht_fill_name (enum ht_fill fill)
+{
+  switch (fill)
+    {
+    case HT_FILL_NONE: return "none";
+    case HT_FILL_ZERO: return "zero";
+    case HT_FILL_PATTERN: return "pattern";
+    case HT_FILL_DATA: return "data";
+    }
+  return "?";
+}

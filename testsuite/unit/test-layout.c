@@ -1,0 +1,417 @@
+/* Unit tests of the contract judgement (shared/design/contract.md): one
+   test per rule, each starting from a layout that meets it and breaking
+   one thing.  */
+
+#include "elfbuild.h"
+#include "unit.h"
+
+#include "hugetext/layout.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MiB 0x100000u
+
+struct judged
+{
+  unsigned char *buf;
+  size_t len;
+  struct ht_elf elf;
+  struct ht_layout layout;
+};
+
+/* Build SPEC, let EDIT change its bytes, parse and judge it.  */
+static void
+judge (struct judged *j, const struct eb_elf *spec,
+       const struct ht_layout_opts *opts,
+       void (*edit) (unsigned char *buf))
+{
+  static const struct ht_layout_opts defaults;
+  char err[HT_ERRLEN];
+
+  j->buf = eb_build (spec, &j->len);
+  if (edit != NULL)
+    edit (j->buf);
+  CHECK (ht_elf_parse (&j->elf, j->buf, j->len, err) == 0);
+  CHECK (ht_layout_check (&j->layout, &j->elf, opts ? opts : &defaults,
+			  err) == 0);
+}
+
+static void
+done (struct judged *j)
+{
+  ht_layout_free (&j->layout);
+  ht_elf_free (&j->elf);
+  free (j->buf);
+}
+
+/* The problems of each PT_LOAD, in order.  */
+static void
+expect_problems (const struct judged *j, unsigned p0, unsigned p1,
+		 unsigned p2)
+{
+  unsigned want[] = { p0, p1, p2 };
+
+  CHECK_EQ (j->layout.nseg, 3);
+  for (size_t i = 0; i < 3 && i < j->layout.nseg; i++)
+    CHECK_EQ (j->layout.seg[i].problems, want[i]);
+}
+
+static void
+good_layout_passes (void)
+{
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct judged j;
+
+  judge (&j, &spec, NULL, NULL);
+  const struct ht_layout *l = &j.layout;
+  CHECK_EQ (l->page_size, 2 * MiB);
+  CHECK_EQ (l->min_size, 2 * MiB);
+  CHECK (l->applicable);
+  CHECK_EQ (l->eligible, 1);
+  CHECK_EQ (l->failing, 0);
+  CHECK (!l->seg[0].code && !l->seg[0].eligible);
+  CHECK (l->seg[1].code && l->seg[1].eligible);
+  CHECK (l->seg[1].size_from_sections);
+  CHECK_EQ (l->seg[1].code_size, 0x3f0000);
+  CHECK_EQ (l->seg[1].tail_padding, 0x10000);
+  CHECK_EQ (l->seg[1].fill, HT_FILL_ZERO);
+  CHECK_EQ (l->seg[1].front_gap, 0x200000 - 0x800);
+  CHECK (!l->seg[2].code);
+  CHECK_EQ (l->seg[2].tail_padding, 0);
+  done (&j);
+}
+
+/* The same layout read in each class and byte order.  */
+static void
+every_class_and_byte_order (void)
+{
+  static const struct { unsigned cls; bool be; uint16_t machine; } v[] = {
+    { 64, false, EM_AARCH64 }, { 64, true, EM_PPC64 },
+    { 32, false, EM_386 }, { 32, true, EM_PPC },
+  };
+
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+    {
+      struct eb_elf spec = eb_good_x86_64 ();
+      struct ht_layout_opts opts = { 2 * MiB, 0 };
+      struct judged j;
+
+      spec.cls = v[i].cls;
+      spec.be = v[i].be;
+      spec.machine = v[i].machine;
+      judge (&j, &spec, &opts, NULL);
+      CHECK_EQ (j.layout.eligible, 1);
+      CHECK_EQ (j.layout.failing, 0);
+      CHECK_EQ (j.layout.seg[1].code_size, 0x3f0000);
+      done (&j);
+
+      spec.seg[1].offset += 0x1000;
+      judge (&j, &spec, &opts, NULL);
+      expect_problems (&j, 0, HT_P_OFFSET, 0);
+      done (&j);
+    }
+}
+
+/* Rule 2.  */
+static void
+start_must_be_aligned (void)
+{
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct judged j;
+
+  spec.seg[1].vaddr += 0x1000;
+  spec.sec[1].addr += 0x1000;
+  judge (&j, &spec, NULL, NULL);
+  expect_problems (&j, 0, HT_P_VADDR, 0);
+  CHECK_EQ (j.layout.failing, 1);
+  done (&j);
+
+  spec = eb_good_x86_64 ();
+  spec.seg[1].align = 0x1000;
+  judge (&j, &spec, NULL, NULL);
+  expect_problems (&j, 0, HT_P_ALIGN, 0);
+  done (&j);
+}
+
+/* Rule 3.  */
+static void
+tail_must_be_padded (void)
+{
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct judged j;
+
+  spec.seg[1].filesz = spec.seg[1].memsz = 0x3f0000;
+  judge (&j, &spec, NULL, NULL);
+  expect_problems (&j, 0, HT_P_TAIL, 0);
+  CHECK_EQ (j.layout.seg[1].tail_padding, 0);
+  CHECK_EQ (j.layout.seg[1].fill, HT_FILL_NONE);
+  done (&j);
+
+  /* Padding that is not in the file.  */
+  spec = eb_good_x86_64 ();
+  spec.seg[1].filesz = 0x3f0000;
+  judge (&j, &spec, NULL, NULL);
+  expect_problems (&j, 0, HT_P_MEMSZ | HT_P_TAIL, 0);
+  done (&j);
+}
+
+static void
+fill_with_trap (unsigned char *buf)
+{
+  memset (buf + 0x5f0000, 0xcc, 0x10000);
+}
+
+static void
+fill_with_data (unsigned char *buf)
+{
+  fill_with_trap (buf);
+  buf[0x5f1234] = 0x90;
+}
+
+/* Rule 3: padding is zeros or the target's fill.  */
+static void
+padding_is_fill (void)
+{
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct judged j;
+
+  judge (&j, &spec, NULL, fill_with_trap);
+  CHECK_EQ (j.layout.seg[1].fill, HT_FILL_PATTERN);
+  expect_problems (&j, 0, 0, 0);
+  done (&j);
+
+  judge (&j, &spec, NULL, fill_with_data);
+  CHECK_EQ (j.layout.seg[1].fill, HT_FILL_DATA);
+  expect_problems (&j, 0, HT_P_FILL, 0);
+  done (&j);
+}
+
+/* Rule 1: below the min size nothing is required.  */
+static void
+below_min_size_is_left_alone (void)
+{
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct judged j;
+
+  /* A plain small link: text right after the headers.  */
+  spec.seg[1].offset = spec.seg[1].vaddr = 0x1000;
+  spec.seg[1].filesz = spec.seg[1].memsz = 0x1fffff;
+  spec.seg[1].align = 0x1000;
+  spec.sec[1].addr = spec.sec[1].offset = 0x1000;
+  spec.sec[1].size = 0x1fffff;
+  judge (&j, &spec, NULL, NULL);
+  CHECK_EQ (j.layout.eligible, 0);
+  CHECK_EQ (j.layout.failing, 0);
+  CHECK (j.layout.seg[1].code && !j.layout.seg[1].eligible);
+  done (&j);
+
+  /* One byte more and it is eligible, and fails.  */
+  spec.sec[1].size = spec.seg[1].filesz = spec.seg[1].memsz = 0x200000;
+  judge (&j, &spec, NULL, NULL);
+  CHECK_EQ (j.layout.eligible, 1);
+  expect_problems (&j, 0, HT_P_OFFSET | HT_P_VADDR | HT_P_ALIGN, 0);
+  done (&j);
+}
+
+static void
+min_size_option (void)
+{
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct ht_layout_opts opts = { 0, 0x400000 };
+  struct judged j;
+
+  /* 0x3f0000 bytes of code: below a 4 MiB min size.  */
+  judge (&j, &spec, &opts, NULL);
+  CHECK_EQ (j.layout.min_size, 0x400000);
+  CHECK_EQ (j.layout.eligible, 0);
+  CHECK_EQ (j.layout.failing, 0);
+  done (&j);
+}
+
+static void
+page_size_option (void)
+{
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct ht_layout_opts opts = { 4 * MiB, 0x1000 };
+  struct judged j;
+
+  judge (&j, &spec, &opts, NULL);
+  CHECK_EQ (j.layout.page_size, 4 * MiB);
+  expect_problems (&j, 0, HT_P_ALIGN | HT_P_VADDR | HT_P_OFFSET, 0);
+  done (&j);
+
+  struct ht_elf elf;
+  struct ht_layout l;
+  char err[HT_ERRLEN];
+  size_t len;
+  unsigned char *buf = eb_build (&spec, &len);
+  opts.page_size = 3 * MiB;
+  CHECK (ht_elf_parse (&elf, buf, len, err) == 0);
+  CHECK (ht_layout_check (&l, &elf, &opts, err) != 0);
+  CHECK (strstr (err, "not a power of two") != NULL);
+  ht_elf_free (&elf);
+  free (buf);
+}
+
+/* Rule 4: only eligible code segments are aligned to H...  */
+static void
+others_keep_their_alignment (void)
+{
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct judged j;
+
+  spec.seg[2].align = 2 * MiB;
+  judge (&j, &spec, NULL, NULL);
+  expect_problems (&j, 0, 0, HT_P_OVERALIGNED);
+  done (&j);
+}
+
+/* ...unless the max page size already aligns every PT_LOAD to H.  */
+static void
+max_page_size_at_least_h (void)
+{
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct judged j;
+
+  spec.seg[0].align = spec.seg[2].align = 2 * MiB;
+  judge (&j, &spec, NULL, NULL);
+  expect_problems (&j, 0, 0, 0);
+  done (&j);
+}
+
+/* A producer's padding section is not code.  */
+static void
+padding_section_is_not_code (void)
+{
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct judged j;
+
+  spec.sec[spec.nsec++] = (struct eb_sec) {
+    HT_PADDING_SECTION_PREFIX, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR,
+    0x5f0000, 0x5f0000, 0x10000 };
+  judge (&j, &spec, NULL, NULL);
+  CHECK_EQ (j.layout.seg[1].code_size, 0x3f0000);
+  CHECK_EQ (j.layout.seg[1].tail_padding, 0x10000);
+  expect_problems (&j, 0, 0, 0);
+  done (&j);
+}
+
+/* Without section headers the whole segment counts as code.  */
+static void
+no_sections_means_filesz (void)
+{
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct judged j;
+
+  spec.no_shdrs = true;
+  judge (&j, &spec, NULL, NULL);
+  CHECK (!j.layout.seg[1].size_from_sections);
+  CHECK_EQ (j.layout.seg[1].code_size, 0x400000);
+  CHECK_EQ (j.layout.seg[1].tail_padding, 0);
+  expect_problems (&j, 0, 0, 0);
+  done (&j);
+}
+
+/* Writable or non-executable segments are never code.  */
+static void
+what_counts_as_code (void)
+{
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct judged j;
+
+  spec.seg[1].flags = PF_R | PF_W | PF_X;
+  spec.seg[1].offset = 0x201000;
+  judge (&j, &spec, NULL, NULL);
+  CHECK (!j.layout.seg[1].code);
+  CHECK_EQ (j.layout.eligible, 0);
+  CHECK_EQ (j.layout.failing, 0);
+  done (&j);
+}
+
+/* Rule 7: relocatable objects are not judged.  */
+static void
+relocatable_not_applicable (void)
+{
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct judged j;
+
+  spec.type = ET_REL;
+  spec.seg[1].offset = 0x1000;
+  judge (&j, &spec, NULL, NULL);
+  CHECK (!j.layout.applicable);
+  CHECK_EQ (j.layout.eligible, 0);
+  CHECK_EQ (j.layout.failing, 0);
+  done (&j);
+}
+
+static void
+default_page_sizes (void)
+{
+  static const struct { uint16_t machine; unsigned cls; uint64_t h; } v[] = {
+    { EM_X86_64, 64, 2 * MiB }, { EM_386, 32, 2 * MiB },
+    { EM_AARCH64, 64, 2 * MiB }, { EM_RISCV, 64, 2 * MiB },
+    { EM_PPC64, 64, 2 * MiB }, { EM_S390, 64, 1 * MiB },
+    { EM_LOONGARCH, 64, 32 * MiB }, { EM_MIPS, 32, 0 },
+  };
+
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+    {
+      struct ht_elf elf = { .machine = v[i].machine, .elf_class = v[i].cls };
+      CHECK_EQ (ht_default_page_size (&elf), v[i].h);
+    }
+
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct judged j;
+  spec.machine = EM_MIPS;
+  judge (&j, &spec, NULL, NULL);
+  CHECK (j.layout.page_size_guessed);
+  CHECK_EQ (j.layout.page_size, 2 * MiB);
+  done (&j);
+}
+
+static void
+count_problem (void *ctx, const char *msg)
+{
+  CHECK (msg != NULL && msg[0] != '\0');
+  ++*(int *) ctx;
+}
+
+static void
+every_problem_explained (void)
+{
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct judged j;
+  int n = 0;
+
+  spec.seg[1].vaddr += 0x1000;
+  spec.seg[1].offset += 0x1000;
+  spec.seg[1].align = 0x1000;
+  spec.seg[1].filesz = 0x3f0000;
+  judge (&j, &spec, NULL, NULL);
+  unsigned p = j.layout.seg[1].problems;
+  ht_layout_explain (&j.layout, &j.layout.seg[1], count_problem, &n);
+  CHECK_EQ (n, __builtin_popcount (p));
+  CHECK_EQ (n, 5);
+  done (&j);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const struct unit_test tests[] = {
+    UNIT_TEST (good_layout_passes), UNIT_TEST (every_class_and_byte_order),
+    UNIT_TEST (start_must_be_aligned), UNIT_TEST (tail_must_be_padded),
+    UNIT_TEST (padding_is_fill), UNIT_TEST (below_min_size_is_left_alone),
+    UNIT_TEST (min_size_option), UNIT_TEST (page_size_option),
+    UNIT_TEST (others_keep_their_alignment),
+    UNIT_TEST (max_page_size_at_least_h),
+    UNIT_TEST (padding_section_is_not_code),
+    UNIT_TEST (no_sections_means_filesz), UNIT_TEST (what_counts_as_code),
+    UNIT_TEST (relocatable_not_applicable), UNIT_TEST (default_page_sizes),
+    UNIT_TEST (every_problem_explained),
+  };
+  return unit_main ("layout", tests, sizeof tests / sizeof tests[0], argc,
+		    argv);
+}

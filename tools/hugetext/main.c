@@ -1,0 +1,54 @@
+/* hugetext: tools for huge-page-aligned program text.  */
+
+#include "hugetext.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *ht_progname = "hugetext";
+
+static const struct command
+{
+  const char *name;
+  int (*run) (int argc, char **argv);
+  const char *summary;
+} commands[] = {
+  { "check", cmd_check, "does each ELF file meet the hugetext layout contract" },
+};
+
+static void
+usage (FILE *out)
+{
+  fprintf (out, "Usage: %s COMMAND [OPTION]... [ARG]...\n\nCommands:\n",
+	   ht_progname);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf (out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+  fprintf (out, "\n'%s COMMAND --help' describes one command.\n",
+	   ht_progname);
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 2)
+    {
+      usage (stderr);
+      return HT_EXIT_BAD_INPUT;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+    {
+      usage (stdout);
+      return HT_EXIT_OK;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("hugetext " HUGETEXT_VERSION "\n");
+      return HT_EXIT_OK;
+    }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+  fprintf (stderr, "%s: unknown command '%s'\n", ht_progname, argv[1]);
+  usage (stderr);
+  return HT_EXIT_BAD_INPUT;
+}
