@@ -53,9 +53,13 @@ ht_format_size (uint64_t n, char buf[32])
       v /= 1024;
       u++;
     }
-  if (v == (double) (uint64_t) v)
-    snprintf (buf, 32, "%" PRIu64 " %s", (uint64_t) v, units[u]);
+  /* Truncate, never round: 2044 KiB is "1.99 MiB", not "2.0 MiB", since
+     being just below a boundary is what matters here.  */
+  uint64_t hundredths = (uint64_t) (v * 100);
+  if (hundredths % 100 == 0)
+    snprintf (buf, 32, "%" PRIu64 " %s", hundredths / 100, units[u]);
   else
-    snprintf (buf, 32, "%.1f %s", v, units[u]);
+    snprintf (buf, 32, "%" PRIu64 ".%02" PRIu64 " %s", hundredths / 100,
+	      hundredths % 100, units[u]);
   return buf;
 }

@@ -47,7 +47,9 @@ format_sizes (void)
   CHECK (strcmp (ht_format_size (512, buf), "512 B") == 0);
   CHECK (strcmp (ht_format_size (2048, buf), "2 KiB") == 0);
   CHECK (strcmp (ht_format_size (0x200000, buf), "2 MiB") == 0);
-  CHECK (strcmp (ht_format_size (0x3f0000, buf), "3.9 MiB") == 0);
+  CHECK (strcmp (ht_format_size (0x3f0000, buf), "3.93 MiB") == 0);
+  CHECK (strcmp (ht_format_size (0x1ff000, buf), "1.99 MiB") == 0);
+  CHECK (strcmp (ht_format_size (0x1fffff, buf), "1.99 MiB") == 0);
 }
 
 static void

@@ -125,7 +125,12 @@ check_file (const char *path, const struct check_opts *o, struct ht_json *j)
   if (o->json)
     check_report_json (j, &r);
   else
-    check_report_text (r.error ? stderr : stdout, &r, o->verbose);
+    {
+      /* Keep reports and errors in file order when both go to one pipe.  */
+      fflush (stdout);
+      check_report_text (r.error ? stderr : stdout, &r, o->verbose);
+      fflush (stdout);
+    }
 
   int status = r.error ? HT_EXIT_BAD_INPUT
 	       : check_passed (&r) ? HT_EXIT_OK : HT_EXIT_FAIL;

@@ -1,0 +1,90 @@
+# lit configuration for the hugetext testsuite: cross-producer layout tests
+# that link real programs and judge them with `hugetext check`.
+#
+# Tools come from the project's build folder (build/bin), never from the
+# system by accident: a missing linker turns its tests UNSUPPORTED, with
+# the reason in the feature name.
+
+import os
+import subprocess
+
+import lit.formats
+
+config.name = "hugetext"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".s", ".test"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.hugetext_build_dir, "testsuite",
+                                     "lit")
+
+bindir = os.path.join(config.hugetext_build_dir, "bin")
+libdir = os.path.join(config.hugetext_source_dir, "testsuite", "lib")
+llvm_bindir = config.llvm_bindir
+
+# FileCheck, not, split-file and llvm-mc from Debian's LLVM; everything
+# that is under test from build/bin.
+config.environment["PATH"] = os.pathsep.join(
+    [llvm_bindir, "/usr/bin", "/bin"])
+config.environment["LC_ALL"] = "C"
+# The sanitizers must fail a test, not just print.
+config.environment["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=0"
+config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+
+
+def built(name):
+    path = os.path.join(bindir, name)
+    return path if os.access(path, os.X_OK) else None
+
+
+def supports_hugetext(linker):
+    """Whether LINKER accepts -z hugetext (its patch series is applied)."""
+    try:
+        out = subprocess.run([linker, "--help"], capture_output=True,
+                             text=True, timeout=30).stdout
+    except OSError:
+        return False
+    return "hugetext" in out
+
+
+# The sanitized build of the tool is what the tests run.
+config.substitutions.append(("%hugetext", built("hugetext-san")))
+config.substitutions.append(("%expect-exit",
+                             os.path.join(libdir, "expect-exit")))
+
+for tool, feature in (("ld.bfd", "ld.bfd"), ("ld.lld", "ld.lld"),
+                      ("objcopy", "objcopy"), ("strip", "strip")):
+    path = built(tool)
+    if path:
+        config.available_features.add(feature)
+        config.substitutions.append(("%" + tool, path))
+    else:
+        # Keep the substitution so a test without REQUIRES fails loudly.
+        config.substitutions.append(
+            ("%" + tool, "missing-%s-run-toolchain-build" % tool))
+
+for linker in ("ld.bfd", "ld.lld"):
+    path = built(linker)
+    if path and supports_hugetext(path):
+        config.available_features.add(linker + "-hugetext")
+
+
+def sparse_files_supported(folder):
+    """Whether files in FOLDER can have holes that SEEK_HOLE reports."""
+    os.makedirs(folder, exist_ok=True)
+    probe = os.path.join(folder, "sparse-probe")
+    with open(probe, "wb") as f:
+        f.truncate(4 << 20)
+        f.seek(4 << 20)
+        f.write(b"x")
+    try:
+        with open(probe, "rb") as f:
+            return os.lseek(f.fileno(), 0, os.SEEK_DATA) > 0
+    except OSError:
+        return False
+    finally:
+        os.unlink(probe)
+
+
+if sparse_files_supported(config.test_exec_root):
+    config.available_features.add("sparse-files")
