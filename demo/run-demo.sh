@@ -1,0 +1,214 @@
+#!/bin/sh
+# The main job: build a program with a little over 4 MiB of code, link it
+# plain and with -z hugetext using every producer this build has, show the
+# layouts side by side with the verdict of `hugetext check`, run each one,
+# and report how much of its text the running kernel mapped with huge
+# pages, saying why where that is none.
+#
+# Usage: demo/run-demo.sh [BUILD_DIR]   (default: build; ./run demo calls it)
+
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$top/build}" && pwd)
+bin=$build/bin
+work=$build/demo
+hugetext=$bin/hugetext
+H_KB=2048
+
+say() { printf '%s\n' "$*"; }
+die() { say "demo: error: $*" >&2; exit 1; }
+
+[ "$(uname -m)" = x86_64 ] ||
+	die "the bundled program is x86-64 assembly; this machine is $(uname -m)"
+for t in hugetext ld.bfd ld.lld as; do
+	[ -x "$bin/$t" ] || die "$bin/$t is missing: run ./run build first"
+done
+
+rm -rf "$work"
+mkdir -p "$work"
+tmpfs=
+
+cleanup() {
+	if [ -n "$tmpfs" ]; then umount "$tmpfs" 2>/dev/null || :; fi
+}
+trap cleanup EXIT INT TERM
+
+# ---- 1. Build the objects (with this build's assembler).
+say "== Building the demo program (demo/gen-text.sh: 4200 functions of 1 KiB)"
+"$top/demo/gen-text.sh" >"$work/text.s"
+gcc -B"$bin/" -c "$work/text.s" -o "$work/text.o"
+gcc -B"$bin/" -O2 -c "$top/demo/main.c" -o "$work/main.o"
+
+# ---- 2. Link it every way this build can.
+# supports LINKER: whether it takes -z hugetext without a warning.
+supports() {
+	gcc -B"$bin/" -fuse-ld="$1" -nostdlib -Wl,--fatal-warnings \
+		-Wl,-z,hugetext -Wl,-e,0 "$work/text.o" -o "$work/probe" \
+		>/dev/null 2>&1
+}
+
+variants=
+link() {
+	name=$1 linker=$2
+	shift 2
+	if gcc -B"$bin/" -fuse-ld="$linker" "$work/main.o" "$work/text.o" \
+		"$@" -o "$work/$name" 2>"$work/$name.log"; then
+		variants="$variants $name"
+		say "  $name: gcc -fuse-ld=$linker $* ($(sed -n 1p "$work/$name.ver"))"
+	else
+		say "  $name: link failed:"; sed 's/^/    /' "$work/$name.log"
+		exit 1
+	fi
+}
+
+say "== Linking (linkers from $bin)"
+"$bin/ld.bfd" --version | sed -n 1p >"$work/plain-bfd.ver"
+"$bin/ld.lld" --version | sed -n 1p >"$work/plain-lld.ver"
+link plain-bfd bfd
+link plain-lld lld
+for linker in bfd lld; do
+	if supports "$linker"; then
+		cp "$work/plain-$linker.ver" "$work/hugetext-$linker.ver"
+		link "hugetext-$linker" "$linker" -Wl,-z,hugetext
+	else
+		say "  hugetext-$linker: skipped: this build's ld.$linker does not" \
+		    "know -z hugetext yet (its patch series, ${linker}-patches/series" \
+		    "in the tree, does not add it yet)"
+	fi
+done
+rm -f "$work/probe"
+# What people do today without hugetext: every segment 2 MiB-aligned.
+cp "$work/plain-lld.ver" "$work/maxpage-lld.ver"
+link maxpage-lld lld -Wl,-z,max-page-size=0x200000 \
+	-Wl,-z,separate-loadable-segments
+if [ -f "$build/lib/hugetext.so" ]; then
+	say "Debian's /usr/bin/ld.bfd" >"$work/hugetext-plugin.ver"
+	# The plugin serves the system's unpatched ld, so no -B here.
+	gcc -fuse-ld=bfd "$work/main.o" "$work/text.o" \
+		-Wl,-plugin,"$build/lib/hugetext.so" -o "$work/hugetext-plugin" \
+		2>"$work/hugetext-plugin.log" && variants="$variants hugetext-plugin"
+else
+	say "  hugetext-plugin: skipped: $build/lib/hugetext.so is not built yet"
+fi
+
+# ---- 3. The layouts side by side.
+say ""
+say "== Layouts: the largest code segment of each (hugetext check --json)"
+set --
+for v in $variants; do set -- "$@" "$v=$work/$v"; done
+python3 "$top/demo/layout-table.py" "$hugetext" "$@"
+
+# ---- 4. Run each, and read how the kernel mapped its text.
+# coverage PID EXE: "START_ALIGNED TEXT_KB PMD_KB" for EXE's executable
+# mappings in PID (FilePmdMapped for files, ShmemPmdMapped for tmpfs).
+coverage() {
+	awk -v exe="$2" -v hkb="$H_KB" '
+		/^[0-9a-f]+-[0-9a-f]+ / {
+			split($1, r, "-")
+			cur = ($NF == exe && $2 ~ /x/)
+			if (cur && first == "") first = r[1]
+			next
+		}
+		cur && $1 == "Size:" { size += $2 }
+		cur && ($1 == "FilePmdMapped:" || $1 == "ShmemPmdMapped:") { pmd += $2 }
+		END {
+			# The low 21 bits of the start address, from its hex tail.
+			tail = substr(first, length(first) - 5)
+			aligned = (tail ~ /^[02468ace]00000$/) ? "yes" : "no"
+			print aligned, size + 0, pmd + 0
+		}' "/proc/$1/smaps"
+}
+
+run_one() {
+	exe=$1
+	fifo=$work/fifo.$$
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	HUGETEXT_DEMO_WAIT=1 "$exe" <"$fifo" >"$work/run.out" &
+	pid=$!
+	exec 3>"$fifo"
+	tries=0
+	while ! grep -q '^ready$' "$work/run.out" 2>/dev/null; do
+		tries=$((tries + 1))
+		[ $tries -lt 600 ] || { kill "$pid"; die "$exe did not start"; }
+		sleep 0.05
+	done
+	cov=$(coverage "$pid" "$exe")
+	exec 3>&-
+	wait "$pid"
+	rm -f "$fifo"
+	set -- $cov
+	pct=0
+	[ "$2" -eq 0 ] || pct=$(( $3 * 100 / $2 ))
+	printf '  %-16s %-18s start aligned: %-3s  text %5s KiB, PMD-mapped %5s KiB (%3s%%)\n' \
+		"$(basename "$exe")" "$fs" "$1" "$2" "$3" "$pct"
+	last_aligned=$1 last_pmd=$3
+}
+
+thp=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)
+kernel=$(uname -r)
+say ""
+say "== Running (kernel $kernel, THP '$thp')"
+fstype() {
+	findmnt -n -o FSTYPE -T "$1" 2>/dev/null || stat -f -c %T "$1"
+}
+fs=$(fstype "$work")
+any_pmd=0
+for v in $variants; do
+	run_one "$work/$v"
+	[ "$last_pmd" -eq 0 ] || any_pmd=1
+done
+
+# A tmpfs with huge=always holds file pages in huge pages as they are
+# written: where this machine lets us mount one, run from there too.
+if [ "$(id -u)" -eq 0 ]; then
+	tmpfs=$(mktemp -d)
+	if mount -t tmpfs -o huge=always,size=256M hugetext-demo "$tmpfs" 2>/dev/null; then
+		fs="tmpfs,huge=always"
+		for v in $variants; do
+			cp "$work/$v" "$tmpfs/$v"
+			run_one "$tmpfs/$v"
+		done
+		umount "$tmpfs"
+	else
+		say "  (could not mount a tmpfs with huge=always here; skipped that run)"
+	fi
+	rmdir "$tmpfs"
+	tmpfs=
+fi
+
+# ---- 5. Why, in plain words.
+say ""
+say "== What this shows"
+say "- A plain link puts the text at a file offset and address that are not"
+say "  congruent modulo 2 MiB: no kernel can map any of it with huge pages."
+say "- maxpage-lld (-z max-page-size=2M -z separate-loadable-segments) is"
+say "  today's workaround: every segment is 2 MiB-aligned, which bloats the"
+say "  file, and the text's last partial 2 MiB is still not padded, so it"
+say "  stays in small pages (the contract's rule 3)."
+case $variants in
+*hugetext-*)
+	say "- A -z hugetext link starts and ends the text on 2 MiB boundaries in"
+	say "  both address and file offset, which is what huge pages need." ;;
+*)
+	say "- No producer of the hugetext layout is built yet (the patch series"
+	say "  are empty), so only plain links are shown." ;;
+esac
+fsname=$(fstype "$work")
+if [ "$any_pmd" -eq 0 ]; then
+	say "- From $work ($fsname, kernel $kernel) nothing was PMD-mapped:"
+	case $fsname in
+	ext4)
+		say "  ext4 caches file text in small folios unless the kernel has"
+		say "  large folios for ext4 (Linux 6.16 and later) and the file was"
+		say "  read with MADV_HUGEPAGE, or has READ_ONLY_THP_FOR_FS (not set in"
+		say "  Debian's kernels).  A plain exec does neither." ;;
+	xfs)
+		say "  XFS has large folios, but a plain exec reads text ahead in small"
+		say "  ones; a reader with MADV_HUGEPAGE must fill the cache first." ;;
+	*)
+		say "  this file system ($fsname) does not hold file text in huge folios." ;;
+	esac
+fi
+say "- On tmpfs with huge=always (ShmemPmdMapped), an aligned text is mapped"
+say "  with huge pages in full; a plain one is not, whatever the file system."
