@@ -129,16 +129,20 @@ code_problems (const struct ht_layout *l, const struct ht_segment *seg)
   const struct ht_phdr *ph = seg->ph;
   uint64_t h = l->page_size;
   unsigned p = 0;
+  /* A segment with no file contents at all is the copy of one in a
+     separate debug file (objcopy --only-keep-debug): its address, size
+     and alignment still describe the program, its file offset nothing.  */
+  bool contents = ph->filesz != 0;
 
   if (ph->vaddr % h != 0)
     p |= HT_P_VADDR;
-  if (ph->offset % h != 0)
+  if (contents && ph->offset % h != 0)
     p |= HT_P_OFFSET;
   if (ph->align != h)
     p |= HT_P_ALIGN;
-  if (ph->memsz != ph->filesz)
+  if (contents && ph->memsz != ph->filesz)
     p |= HT_P_MEMSZ;
-  if (ph->filesz % h != 0)
+  if ((contents ? ph->filesz : ph->memsz) % h != 0)
     p |= HT_P_TAIL;
   if (seg->fill == HT_FILL_DATA)
     p |= HT_P_FILL;
@@ -303,9 +307,12 @@ ht_layout_explain (const struct ht_layout *l, const struct ht_segment *seg,
     }
   if (seg->problems & HT_P_TAIL)
     {
-      snprintf (msg, sizeof msg, "p_filesz 0x%" PRIx64 " is not a multiple "
-		"of H: the tail is not padded to the next H boundary (0x%"
-		PRIx64 " bytes short)", ph->filesz, h - ph->filesz % h);
+      const char *field = ph->filesz ? "p_filesz" : "p_memsz";
+      uint64_t size = ph->filesz ? ph->filesz : ph->memsz;
+
+      snprintf (msg, sizeof msg, "%s 0x%" PRIx64 " is not a multiple of H: "
+		"the tail is not padded to the next H boundary (0x%" PRIx64
+		" bytes short)", field, size, h - size % h);
       emit (ctx, msg);
     }
   if (seg->problems & HT_P_FILL)

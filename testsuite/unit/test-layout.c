@@ -188,6 +188,32 @@ padding_is_fill (void)
   done (&j);
 }
 
+/* Rule 6: the copy of a padded segment in a separate debug file has no
+   file contents; its address, memory size and alignment are judged.  */
+static void
+debug_file_segment (void)
+{
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct judged j;
+
+  for (size_t i = 0; i < spec.nseg; i++)
+    {
+      spec.seg[i].offset = 0;
+      spec.seg[i].filesz = 0;
+    }
+  for (size_t i = 0; i < spec.nsec; i++)
+    spec.sec[i].type = SHT_NOBITS;
+  judge (&j, &spec, NULL, NULL);
+  CHECK_EQ (j.layout.eligible, 1);
+  expect_problems (&j, 0, 0, 0);
+  done (&j);
+
+  spec.seg[1].memsz = 0x3f0000;
+  judge (&j, &spec, NULL, NULL);
+  expect_problems (&j, 0, HT_P_TAIL, 0);
+  done (&j);
+}
+
 /* Rule 1: below the min size nothing is required.  */
 static void
 below_min_size_is_left_alone (void)
@@ -403,7 +429,8 @@ main (int argc, char **argv)
   static const struct unit_test tests[] = {
     UNIT_TEST (good_layout_passes), UNIT_TEST (every_class_and_byte_order),
     UNIT_TEST (start_must_be_aligned), UNIT_TEST (tail_must_be_padded),
-    UNIT_TEST (padding_is_fill), UNIT_TEST (below_min_size_is_left_alone),
+    UNIT_TEST (padding_is_fill), UNIT_TEST (debug_file_segment),
+    UNIT_TEST (below_min_size_is_left_alone),
     UNIT_TEST (min_size_option), UNIT_TEST (page_size_option),
     UNIT_TEST (others_keep_their_alignment),
     UNIT_TEST (max_page_size_at_least_h),
