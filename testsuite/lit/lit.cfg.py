@@ -53,7 +53,8 @@ config.substitutions.append(("%expect-exit",
                              os.path.join(libdir, "expect-exit")))
 
 for tool, feature in (("ld.bfd", "ld.bfd"), ("ld.lld", "ld.lld"),
-                      ("objcopy", "objcopy"), ("strip", "strip")):
+                      ("objcopy", "objcopy"), ("strip", "strip"),
+                      ("readelf", "readelf")):
     path = built(tool)
     if path:
         config.available_features.add(feature)
