@@ -142,7 +142,7 @@ run_one() {
 	[ "$2" -eq 0 ] || pct=$(( $3 * 100 / $2 ))
 	printf '  %-16s %-18s start aligned: %-3s  text %5s KiB, PMD-mapped %5s KiB (%3s%%)\n' \
 		"$(basename "$exe")" "$fs" "$1" "$2" "$3" "$pct"
-	last_aligned=$1 last_pmd=$3
+	last_aligned=$1 last_text=$2 last_pmd=$3
 }
 
 thp=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)
@@ -153,10 +153,13 @@ fstype() {
 	findmnt -n -o FSTYPE -T "$1" 2>/dev/null || stat -f -c %T "$1"
 }
 fs=$(fstype "$work")
-any_pmd=0
+# The best coverage of an aligned text, from the build folder.
+best_aligned_pmd=0 best_aligned_text=0
 for v in $variants; do
 	run_one "$work/$v"
-	[ "$last_pmd" -eq 0 ] || any_pmd=1
+	if [ "$last_aligned" = yes ] && [ "$last_pmd" -ge "$best_aligned_pmd" ]; then
+		best_aligned_pmd=$last_pmd best_aligned_text=$last_text
+	fi
 done
 
 # A tmpfs with huge=always holds file pages in huge pages as they are
@@ -195,7 +198,16 @@ case $variants in
 	say "  are empty), so only plain links are shown." ;;
 esac
 fsname=$(fstype "$work")
-if [ "$any_pmd" -eq 0 ]; then
+if [ "$best_aligned_pmd" -gt 0 ] && [ "$best_aligned_pmd" -ge "$best_aligned_text" ]; then
+	say "- From $work ($fsname) an aligned text was mapped with huge pages in"
+	say "  full: this kernel keeps this file system's page cache in huge folios."
+elif [ "$best_aligned_pmd" -gt 0 ]; then
+	say "- From $work ($fsname, kernel $kernel) an aligned text was mapped with"
+	say "  huge pages in part: the kernel's large-folio readahead put some of it"
+	say "  in huge folios, the rest stayed small.  Reading the file once with"
+	say "  MADV_HUGEPAGE before the run (what 'hugetext warm' is for) fills the"
+	say "  page cache with huge folios, and every later run is mapped in full."
+elif [ "$best_aligned_text" -gt 0 ]; then
 	say "- From $work ($fsname, kernel $kernel) nothing was PMD-mapped:"
 	case $fsname in
 	ext4)
