@@ -13,11 +13,12 @@ set -eu
 
 # One package per word; append what your part of the build needs.
 #   binutils: m4 bison flex texinfo (without m4, configure caches the miss
-#   and make fails later), dejagnu/expect/bc for ld's test suite.
+#   and make fails later), pkg-config to find libzstd, dejagnu/expect/bc
+#   for ld's test suite.
 #   lld: built standalone against Debian's LLVM; llvm-19-tools has lit,
 #   FileCheck, not, count, split-file for lld/test.
 HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
-	m4 bison flex texinfo zlib1g-dev libzstd-dev
+	m4 bison flex texinfo pkg-config zlib1g-dev libzstd-dev
 	dejagnu expect bc elfutils
 	cmake ninja-build clang-19 lld-19 llvm-19 llvm-19-dev llvm-19-tools"
 

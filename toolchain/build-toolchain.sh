@@ -1,0 +1,688 @@
+#!/bin/bash
+# Build GNU binutils 2.40 (ld.bfd, as, objcopy, ...) and ld.lld 19.1.7 from
+# Debian's source packages, with the patch series in bfd-patches/ and
+# lld-patches/ applied, and link the tools into BUILD_DIR/bin.
+#
+# Usage: toolchain/build-toolchain.sh [BUILD_DIR]
+#
+# BUILD_DIR defaults to "build" in the repository.  Environment:
+#   HUGETEXT_COMPONENTS  what to build, default "binutils lld"
+#   HUGETEXT_JOBS        parallel jobs, default: nproc
+#   HUGETEXT_CACHE       downloads and pristine sources, default
+#                        ${XDG_CACHE_HOME:-$HOME/.cache}/hugetext
+#   HUGETEXT_LLD_CC, HUGETEXT_LLD_CXX
+#                        compilers for lld, default clang-19, clang++-19
+#   HUGETEXT_VERBOSE     1: show configure/make/ninja output, not just logs
+#
+# docs/build.md describes the pipeline: what is downloaded, how it is
+# verified, and how the incremental rebuild after a series change works.
+
+set -euo pipefail
+shopt -s inherit_errexit
+
+# --- Pinned inputs (bump each block as a whole) -----------------------------
+
+BINUTILS_VERSION=2.40
+BINUTILS_DEB_PACKAGE=binutils-source
+BINUTILS_DEB_VERSION=2.40-2
+BINUTILS_DEB=binutils-source_2.40-2_all.deb
+# Debian's published SHA256 of the .deb ("apt-cache show binutils-source").
+BINUTILS_DEB_SHA256=4c03b0d0508f8134200ec083e4dbb81b906efbfa0d7a2bdb7aa0c120aabda246
+BINUTILS_TARBALL=usr/src/binutils/binutils-2.40.tar.xz
+# binutils-source 2.40-2 ships no md5sums control file, so the tarball's
+# hash is recorded here, taken from the .deb verified above.
+BINUTILS_TARBALL_SHA256=797fbf86910eec8dec1e2815ab3e92b98b9cd8c9ab1a57b216cc97dd90b4df9f
+# Top-level directories of the tarball that ld, gas, binutils and their
+# test suites do not need.  zlib: we configure --with-system-zlib.
+BINUTILS_SKIP_DIRS="gold gprof gprofng elfcpp cpu etc zlib"
+BINUTILS_CONFIGURE_FLAGS="--prefix=/usr --disable-nls --disable-werror
+	--disable-gdb --disable-gdbserver --disable-sim --disable-gold
+	--disable-gprof --disable-gprofng --disable-readline
+	--disable-libdecnumber --with-system-zlib --with-zstd
+	--without-debuginfod --without-msgpack"
+BINUTILS_TARGETS="all-ld all-binutils all-gas"
+
+LLVM_VERSION=19.1.7
+LLVM_SRC_PACKAGE=llvm-toolchain-19
+LLVM_SRC_VERSION=1:19.1.7-3~deb12u1
+LLVM_DSC=llvm-toolchain-19_19.1.7-3~deb12u1.dsc
+# Debian's published SHA256 of the .dsc ("apt-cache showsrc"); the .dsc
+# in turn lists the SHA256 of the tarballs.
+LLVM_DSC_SHA256=e1824f8969b5c3e12974b707b4658a319eb6bb45d552ddc109cb18add24bea5c
+LLVM_ORIG=llvm-toolchain-19_19.1.7.orig.tar.xz
+LLVM_ORIG_TOPDIR=llvm-toolchain-19_19.1.7
+# Only what a standalone lld build needs.  Not llvm/utils/lit: with it,
+# lld's CMake looks for llvm-gtest and fails.  An empty llvm/ is created
+# instead, because lld finds libunwind/include as lld/../llvm/../libunwind.
+LLVM_PARTS="lld cmake libunwind/include"
+LLVM_PREFIX=/usr/lib/llvm-19
+
+# --- Settings --------------------------------------------------------------
+
+HERE=$(cd "$(dirname "$0")" && pwd -P)
+REPO=$(dirname "$HERE")
+COMPONENTS=${HUGETEXT_COMPONENTS:-binutils lld}
+JOBS=${HUGETEXT_JOBS:-$(nproc)}
+CACHE=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}
+LLD_CC=${HUGETEXT_LLD_CC:-clang-19}
+LLD_CXX=${HUGETEXT_LLD_CXX:-clang++-19}
+VERBOSE=${HUGETEXT_VERBOSE:-0}
+
+TIMINGS=()
+CURRENT_STEP=
+
+msg() { printf 'hugetext-toolchain: %s\n' "$*" >&2; }
+die() { msg "error: $*"; exit 1; }
+
+usage() {
+	sed -n '2,/^$/s/^# \{0,1\}//p' "$0" >&2
+	exit "${1:-0}"
+}
+
+# --- Helpers ---------------------------------------------------------------
+
+now() { date +%s.%N; }
+
+# step NAME COMMAND...: run COMMAND and remember how long it took.
+step() {
+	local name=$1 t0
+	shift
+	CURRENT_STEP=$name
+	t0=$(now)
+	"$@"
+	TIMINGS+=("$(awk -v n="$name" -v a="$t0" -v b="$(now)" \
+		'BEGIN { printf "  %-26s %8.1f s", n, b - a }')")
+	CURRENT_STEP=
+}
+
+print_timings() {
+	[ ${#TIMINGS[@]} -gt 0 ] || return 0
+	msg "time per step:"
+	printf '%s\n' "${TIMINGS[@]}" >&2
+}
+
+on_exit() {
+	local rc=$?
+	print_timings
+	if [ "$rc" -ne 0 ] && [ -n "$CURRENT_STEP" ]; then
+		msg "failed in step: $CURRENT_STEP"
+	fi
+}
+
+# run_logged LOG COMMAND...: run an external COMMAND with its output in
+# LOG; on failure show the end of LOG.
+run_logged() {
+	local log=$1
+	shift
+	mkdir -p "$(dirname "$log")"
+	if [ "$VERBOSE" = 1 ]; then
+		"$@" 2>&1 | tee "$log" || die "$1 failed; log: $log"
+		return 0
+	fi
+	if ! "$@" >"$log" 2>&1; then
+		tail -n 40 "$log" >&2
+		die "$1 failed; full log: $log"
+	fi
+}
+
+sha256_of() { sha256sum "$1" | cut -d' ' -f1; }
+
+# check_sha256 FILE EXPECTED WHAT
+check_sha256() {
+	local got
+	got=$(sha256_of "$1")
+	[ "$got" = "$2" ] ||
+		die "$3: SHA256 of $1 is $got, expected $2"
+}
+
+# Path of FILE relative to the repository, for messages.
+repo_rel() {
+	case $1 in
+	"$REPO"/*) printf '%s\n' "${1#"$REPO"/}" ;;
+	*) printf '%s\n' "$1" ;;
+	esac
+}
+
+# Run git in directory DIR without letting it find an enclosing repository.
+# The working trees live in BUILD_DIR, usually inside this repository, and
+# there "git apply" would silently skip every file (and exit 0) because
+# the paths lie outside the current directory of that repository.
+tree_git() {
+	local dir=$1
+	shift
+	(cd "$dir" && env -u GIT_DIR -u GIT_WORK_TREE -u GIT_INDEX_FILE \
+		GIT_CEILING_DIRECTORIES="$(dirname "$dir")" git "$@")
+}
+
+# apt-get as root puts downloads into the _apt sandbox user's hands, which
+# cannot write to a cache under $HOME; download as ourselves instead.
+apt_get() {
+	if [ "$(id -u)" -eq 0 ]; then
+		apt-get -o APT::Sandbox::User=root "$@"
+	else
+		apt-get "$@"
+	fi
+}
+
+# --- Fetching and verifying sources (into the cache) -----------------------
+
+# The tarball and a few of its files are what identify a pristine tree: if
+# any of this changes, the cache and the working tree are rebuilt.
+binutils_pristine_id() {
+	printf 'binutils %s %s skip:%s\n' "$BINUTILS_DEB_VERSION" \
+		"$BINUTILS_TARBALL_SHA256" "$BINUTILS_SKIP_DIRS"
+}
+
+llvm_pristine_id() {
+	printf 'llvm %s %s parts:%s empty:llvm\n' "$LLVM_SRC_VERSION" \
+		"$LLVM_DSC_SHA256" "$LLVM_PARTS"
+}
+
+# True if the pristine tree TREE was completely extracted from ID.
+pristine_ok() {
+	[ -d "$1" ] && [ "$(cat "$1.ok" 2>/dev/null)" = "$2" ]
+}
+
+download_binutils_deb() {
+	local dir=$1 published tmp
+	published=$(apt-cache show \
+		"$BINUTILS_DEB_PACKAGE=$BINUTILS_DEB_VERSION" 2>/dev/null |
+		sed -n 's/^SHA256: //p' | head -n 1) || :
+	[ -n "$published" ] ||
+		die "apt knows no $BINUTILS_DEB_PACKAGE $BINUTILS_DEB_VERSION" \
+			"(is bookworm main in its sources? apt-get update?)"
+	[ "$published" = "$BINUTILS_DEB_SHA256" ] ||
+		die "apt's SHA256 for $BINUTILS_DEB_PACKAGE $BINUTILS_DEB_VERSION" \
+			"is $published, this script pins $BINUTILS_DEB_SHA256"
+	msg "downloading $BINUTILS_DEB"
+	tmp=$(mktemp -d "$dir/tmp.XXXXXX")
+	(cd "$tmp" && run_logged "$tmp.log" apt_get download \
+		"$BINUTILS_DEB_PACKAGE=$BINUTILS_DEB_VERSION")
+	check_sha256 "$tmp/$BINUTILS_DEB" "$BINUTILS_DEB_SHA256" "$BINUTILS_DEB"
+	mv "$tmp/$BINUTILS_DEB" "$dir/$BINUTILS_DEB"
+	printf '%s  %s\n' "$published" "$BINUTILS_DEB" \
+		>"$dir/$BINUTILS_DEB.sha256"
+	rm -rf "$tmp" "$tmp.log"
+}
+
+# Check the files of the unpacked .deb in ROOT against the md5sums in
+# its control area, when it has one.
+check_deb_md5sums() {
+	local deb=$1 root=$2 ctrl=$2.control
+	dpkg-deb -e "$deb" "$ctrl"
+	if [ -f "$ctrl/md5sums" ]; then
+		(cd "$root" && md5sum --quiet -c "$ctrl/md5sums") >&2 ||
+			die "$deb: files do not match its md5sums"
+	else
+		msg "note: $(basename "$deb") has no md5sums; the tarball is" \
+			"checked against the SHA256 pinned in $(basename "$0")"
+	fi
+}
+
+fetch_binutils() {
+	local dir=$CACHE/binutils id tree deb tmp skip=() d
+	tree=$dir/binutils-$BINUTILS_VERSION
+	id=$(binutils_pristine_id)
+	pristine_ok "$tree" "$id" && return 0
+
+	deb=$dir/$BINUTILS_DEB
+	if [ ! -f "$deb" ] ||
+		[ "$(sha256_of "$deb")" != "$BINUTILS_DEB_SHA256" ]; then
+		rm -f "$deb"
+		download_binutils_deb "$dir"
+	fi
+	check_sha256 "$deb" "$BINUTILS_DEB_SHA256" "$BINUTILS_DEB"
+
+	msg "extracting binutils $BINUTILS_VERSION into $tree"
+	tmp=$(mktemp -d "$dir/tmp.XXXXXX")
+	dpkg-deb -x "$deb" "$tmp/deb"
+	check_deb_md5sums "$deb" "$tmp/deb"
+	check_sha256 "$tmp/deb/$BINUTILS_TARBALL" "$BINUTILS_TARBALL_SHA256" \
+		"$BINUTILS_TARBALL"
+	for d in $BINUTILS_SKIP_DIRS; do
+		skip+=("--exclude=binutils-$BINUTILS_VERSION/$d")
+	done
+	tar -xJf "$tmp/deb/$BINUTILS_TARBALL" -C "$tmp" "${skip[@]}"
+	[ -x "$tmp/binutils-$BINUTILS_VERSION/configure" ] ||
+		die "$BINUTILS_TARBALL has no binutils-$BINUTILS_VERSION/configure"
+	rm -rf "$tree" "$tree.ok"
+	mv "$tmp/binutils-$BINUTILS_VERSION" "$tree"
+	printf '%s\n' "$id" >"$tree.ok"
+	rm -rf "$tmp"
+}
+
+# Check every file listed in the Checksums-Sha256 field of DSC (which
+# apt verified against the signed Sources index when downloading it).
+check_dsc() {
+	local dsc=$1 list
+	list=$(awk '/^Checksums-Sha256:/ { p = 1; next }
+		p && /^ / { print $1 "  " $3; next }
+		p { exit }' "$dsc")
+	[ -n "$list" ] || die "$dsc has no Checksums-Sha256 field"
+	(cd "$(dirname "$dsc")" && printf '%s\n' "$list" |
+		sha256sum --quiet --strict -c) >&2 ||
+		die "the files of $(basename "$dsc") do not match its checksums"
+}
+
+llvm_sources_ok() {
+	local dir=$1
+	[ -f "$dir/$LLVM_DSC" ] &&
+		[ "$(sha256_of "$dir/$LLVM_DSC")" = "$LLVM_DSC_SHA256" ] &&
+		(check_dsc "$dir/$LLVM_DSC") 2>/dev/null
+}
+
+download_llvm_sources() {
+	local dir=$1 tmp
+	msg "downloading $LLVM_SRC_PACKAGE $LLVM_SRC_VERSION sources (~165 MB)"
+	tmp=$(mktemp -d "$dir/tmp.XXXXXX")
+	if ! (cd "$tmp" && apt_get source --download-only \
+		"$LLVM_SRC_PACKAGE=$LLVM_SRC_VERSION") >"$tmp.log" 2>&1; then
+		tail -n 20 "$tmp.log" >&2
+		die "apt-get source $LLVM_SRC_PACKAGE=$LLVM_SRC_VERSION failed" \
+			"(a deb-src entry for bookworm main is needed:" \
+			"run toolchain/install-deps.sh as root)"
+	fi
+	check_sha256 "$tmp/$LLVM_DSC" "$LLVM_DSC_SHA256" "$LLVM_DSC"
+	check_dsc "$tmp/$LLVM_DSC"
+	mv "$tmp"/* "$dir/"
+	rm -rf "$tmp" "$tmp.log"
+}
+
+fetch_llvm() {
+	local dir=$CACHE/llvm id tree tmp p members=()
+	tree=$dir/llvm-$LLVM_VERSION
+	id=$(llvm_pristine_id)
+	pristine_ok "$tree" "$id" && return 0
+
+	llvm_sources_ok "$dir" || download_llvm_sources "$dir"
+	check_sha256 "$dir/$LLVM_DSC" "$LLVM_DSC_SHA256" "$LLVM_DSC"
+	check_dsc "$dir/$LLVM_DSC"
+
+	msg "extracting $LLVM_PARTS from $LLVM_ORIG into $tree"
+	for p in $LLVM_PARTS; do
+		members+=("$LLVM_ORIG_TOPDIR/$p")
+	done
+	tmp=$(mktemp -d "$dir/tmp.XXXXXX")
+	tar -xJf "$dir/$LLVM_ORIG" -C "$tmp" "${members[@]}"
+	[ ! -e "$tmp/$LLVM_ORIG_TOPDIR/llvm/utils/lit/lit.py" ] ||
+		die "the lld extract contains llvm/utils/lit (breaks configure)"
+	mkdir "$tmp/$LLVM_ORIG_TOPDIR/llvm"
+	rm -rf "$tree" "$tree.ok"
+	mv "$tmp/$LLVM_ORIG_TOPDIR" "$tree"
+	printf '%s\n' "$id" >"$tree.ok"
+	rm -rf "$tmp"
+}
+
+# Fetch a component's sources into the cache, which several build
+# directories may share: hold its lock, and drop what an interrupted run
+# left behind.
+fetch() {
+	local what=$1
+	mkdir -p "$CACHE/$what"
+	exec 8>"$CACHE/$what.lock"
+	flock 8
+	rm -rf "$CACHE/$what"/tmp.*
+	"fetch_$what"
+	exec 8>&-
+}
+
+# --- Patch series and the working source trees -----------------------------
+
+# Print the absolute paths of the patches SERIES lists, in order.
+# shellcheck disable=SC2094 # repo_rel only prints the name
+series_patches() {
+	local series=$1 dir line n=0
+	[ -f "$series" ] || die "no series file: $(repo_rel "$series")"
+	dir=$(dirname "$series")
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		line=${line#"${line%%[![:space:]]*}"}
+		line=${line%"${line##*[![:space:]]}"}
+		case $line in '' | '#'*) continue ;; esac
+		[ -f "$dir/$line" ] ||
+			die "$(repo_rel "$series"):$n: no such patch: $line"
+		printf '%s\n' "$dir/$line"
+	done <"$series"
+}
+
+# What a series amounts to: the series file and every patch's content.
+# PATCHES is the output of series_patches.
+series_hash() {
+	local series=$1 patches=$2 p
+	{
+		cat "$series"
+		while IFS= read -r p; do
+			[ -n "$p" ] || continue
+			printf '%s ' "$(repo_rel "$p")"
+			sha256_of "$p"
+		done <<<"$patches"
+	} | sha256sum | cut -d' ' -f1
+}
+
+# Print, one per line, the files PATCH creates, changes, deletes or renames
+# (both names), relative to the top of the source tree in WORK.  git's own
+# parser reports one name per file (-z: verbatim); the old name of a
+# rename is only in the "rename from" header.
+patch_files() {
+	local work=$1 patch=$2 numstat
+	numstat=$(tree_git "$work" apply --numstat -z "$patch" | tr '\0' '\n') ||
+		die "$(repo_rel "$patch"): git apply cannot parse it"
+	{
+		printf '%s\n' "$numstat" | cut -f3-
+		sed -n '/^diff --git /,$ s/^rename from //p' "$patch"
+	} | sed '/^$/d' | sort -u
+}
+
+# Refuse file names that would let a restore reach outside the tree.
+check_tree_path() {
+	case /$1/ in
+	*/../* | //* | *'"'*) die "$2: unsupported file name in patch: $1" ;;
+	esac
+}
+
+# apply_patch NAME WORK PATCH: apply one patch (all of it or nothing, as
+# git apply does); if it does not apply, say which patch and which source
+# file, and return 1.
+apply_patch() {
+	local name=$1 work=$2 patch=$3 out where
+	if out=$(tree_git "$work" apply --whitespace=warn -p1 "$patch" 2>&1); then
+		[ -z "$out" ] || printf '%s\n' "$out" >&2
+		return 0
+	fi
+	printf '%s\n' "$out" >&2
+	# "error: patch failed: FILE:LINE", else "error: FILE: why".
+	where=$(printf '%s\n' "$out" | sed -n \
+		-e 's/^error: patch failed: \(.*\):\([0-9][0-9]*\)$/\1:\2: hunk does not match/p' \
+		-e 's/^error: \([^:]*: .*\)/\1/p' | head -n 1)
+	msg "error: patch $(repo_rel "$patch") does not apply to $name:" \
+		"${where:-see the git apply errors above}"
+	return 1
+}
+
+# Give each of FILES (one per line) in WORK whose content is the same as
+# its copy in SNAP that copy's mtime again.
+restore_mtimes() {
+	local work=$1 snap=$2 files=$3 f
+	while IFS= read -r f; do
+		if [ -n "$f" ] && [ -f "$snap/$f" ] && [ -f "$work/$f" ] &&
+			cmp -s "$snap/$f" "$work/$f"; then
+			touch -r "$snap/$f" "$work/$f"
+		fi
+	done <<<"$files"
+}
+
+# Bring WORK from whatever series it has to the one in PATCHES: put back the
+# pristine copy of every file the old or the new series touches, apply the
+# new series, then give the files whose content did not change their old
+# mtime, so that make and ninja rebuild only what the change affects.
+reapply_series() {
+	local name=$1 pristine=$2 work=$3 state=$4 patches=$5 hash=$6
+	local new old union snap f d p failed=
+	new=$(while IFS= read -r p; do
+		[ -z "$p" ] || patch_files "$work" "$p"
+	done <<<"$patches" | sort -u)
+	old=$(cat "$state/touched")
+	union=$(printf '%s\n%s\n' "$old" "$new" | sed '/^$/d' | sort -u)
+
+	# From here on the tree is between two series; if this run stops, the
+	# next one restores every file either of them touches.
+	printf 'dirty\n' >"$state/series"
+	printf '%s\n' "$union" >"$state/touched"
+
+	# Forks are slow on these machines: no dirname, mkdir only when needed.
+	snap=$state/snapshot
+	rm -rf "$snap"
+	while IFS= read -r f; do
+		[ -n "$f" ] || continue
+		check_tree_path "$f" "$name"
+		d=${f%/*}
+		[ "$d" != "$f" ] || d=.
+		if [ -f "$work/$f" ]; then
+			[ -d "$snap/$d" ] || mkdir -p "$snap/$d"
+			cp -p "$work/$f" "$snap/$f"
+		fi
+		if [ -f "$pristine/$f" ]; then
+			[ -d "$work/$d" ] || mkdir -p "$work/$d"
+			# A new inode: the pristine mode, and a fresh mtime.
+			cp --remove-destination "$pristine/$f" "$work/$f"
+		else
+			rm -f "$work/$f"
+		fi
+	done <<<"$union"
+
+	while IFS= read -r p; do
+		[ -n "$p" ] || continue
+		apply_patch "$name" "$work" "$p" || { failed=$p; break; }
+	done <<<"$patches"
+
+	# Also after a failure: the files that ended up as they were need not
+	# be rebuilt once the series is fixed.
+	restore_mtimes "$work" "$snap" "$union"
+	rm -rf "$snap"
+	[ -z "$failed" ] || exit 1
+
+	printf '%s\n' "$new" | sed '/^$/d' >"$state/touched"
+	printf '%s\n' "$hash" >"$state/series"
+}
+
+# prepare_tree NAME PRISTINE ID WORK SERIES BUILD: make WORK a copy of the
+# pristine tree with SERIES applied, touching as little as possible.
+# WORK.state/ records what WORK holds: the pristine ID, the hash of the
+# applied series and the files that series touches.  A new copy of the
+# sources invalidates the objects in BUILD, so that goes too.
+prepare_tree() {
+	local name=$1 pristine=$2 id=$3 work=$4 series=$5 build=$6
+	local state=$4.state patches hash n
+	patches=$(series_patches "$series")
+	hash=$(series_hash "$series" "$patches")
+
+	if [ ! -d "$work" ] ||
+		[ "$(cat "$state/pristine" 2>/dev/null)" != "$id" ]; then
+		msg "$name: new working source tree $(repo_rel "$work")"
+		rm -rf "$state" "$work" "$build"
+		mkdir -p "$(dirname "$work")"
+		cp -a "$pristine" "$work"
+		mkdir -p "$state"
+		: >"$state/touched"
+		printf 'none\n' >"$state/series"
+		printf '%s\n' "$id" >"$state/pristine"
+	fi
+	[ "$(cat "$state/series")" != "$hash" ] || return 0
+
+	n=$(printf '%s' "$patches" | grep -c '^' || :)
+	msg "$name: applying $(repo_rel "$series") ($n patches)"
+	reapply_series "$name" "$pristine" "$work" "$state" "$patches" "$hash"
+}
+
+# --- binutils --------------------------------------------------------------
+
+binutils_config() {
+	local triplet
+	triplet=$(gcc -dumpmachine)
+	# The environment that configure bakes into the build is part of it.
+	# shellcheck disable=SC2086 # one word per option
+	printf '%s\n' "CC=${CC-} CFLAGS=${CFLAGS-} CPPFLAGS=${CPPFLAGS-}" \
+		"LDFLAGS=${LDFLAGS-}" "--build=$triplet" $BINUTILS_CONFIGURE_FLAGS
+}
+
+configure_binutils() {
+	local src=$1 build=$2 config
+	config=$(binutils_config)
+	if [ -f "$build/config.status" ] &&
+		[ "$(cat "$build.configured" 2>/dev/null)" = "$config" ]; then
+		return 0
+	fi
+	msg "binutils: configuring in $(repo_rel "$build")"
+	rm -rf "$build" "$build.configured"
+	mkdir -p "$build"
+	# shellcheck disable=SC2046 # one word per option
+	(cd "$build" && run_logged "$LOGS/binutils-configure.log" \
+		"$src/configure" $(printf '%s\n' "$config" | grep '^--'))
+	printf '%s\n' "$config" >"$build.configured"
+}
+
+make_binutils() {
+	local log=$LOGS/binutils-make.log
+	msg "binutils: make $BINUTILS_TARGETS (log: $(repo_rel "$log"))"
+	# shellcheck disable=SC2086 # one word per target
+	run_logged "$log" make -C "$1" -j"$JOBS" $BINUTILS_TARGETS
+}
+
+# link_tool NAME TARGET: BUILD_DIR/bin/NAME -> BUILD_DIR/TARGET
+link_tool() {
+	if [ ! -f "$BUILD_DIR/$2" ] || [ ! -x "$BUILD_DIR/$2" ]; then
+		die "$BUILD_DIR/$2 was not built"
+	fi
+	ln -sfn "../$2" "$BIN/$1"
+}
+
+install_binutils() {
+	local b=toolchain/binutils
+	link_tool ld.bfd "$b/ld/ld-new"
+	ln -sfn ld.bfd "$BIN/ld"
+	link_tool as "$b/gas/as-new"
+	link_tool objcopy "$b/binutils/objcopy"
+	link_tool strip "$b/binutils/strip-new"
+	link_tool readelf "$b/binutils/readelf"
+	link_tool objdump "$b/binutils/objdump"
+	link_tool nm "$b/binutils/nm-new"
+	link_tool ar "$b/binutils/ar"
+	link_tool ranlib "$b/binutils/ranlib"
+	link_tool size "$b/binutils/size"
+	link_tool strings "$b/binutils/strings"
+}
+
+# check_version TOOL EXPECTED: the first line of "TOOL --version".
+check_version() {
+	local got
+	got=$("$BIN/$1" --version | head -n 1)
+	case $got in
+	"$2"*) msg "$1: $got" ;;
+	*) die "$BIN/$1 --version says '$got', expected '$2...'" ;;
+	esac
+}
+
+verify_binutils() {
+	check_version ld.bfd "GNU ld (GNU Binutils) $BINUTILS_VERSION"
+	check_version as "GNU assembler (GNU Binutils) $BINUTILS_VERSION"
+	check_version objcopy "GNU objcopy (GNU Binutils) $BINUTILS_VERSION"
+}
+
+build_binutils() {
+	local src=$TC/src/binutils-$BINUTILS_VERSION build=$TC/binutils
+	step "binutils: fetch" fetch binutils
+	step "binutils: patch" prepare_tree binutils \
+		"$CACHE/binutils/binutils-$BINUTILS_VERSION" \
+		"$(binutils_pristine_id)" "$src" "$REPO/bfd-patches/series" "$build"
+	step "binutils: configure" configure_binutils "$src" "$build"
+	step "binutils: make" make_binutils "$build"
+	step "binutils: install" install_binutils
+	step "binutils: verify" verify_binutils
+}
+
+# --- lld -------------------------------------------------------------------
+
+lld_config() {
+	printf '%s\n' -G Ninja -DCMAKE_BUILD_TYPE=Release \
+		"-DCMAKE_C_COMPILER=$LLD_CC" "-DCMAKE_CXX_COMPILER=$LLD_CXX" \
+		"-DLLVM_DIR=$LLVM_PREFIX/lib/cmake/llvm" \
+		-DLLVM_INCLUDE_TESTS=ON \
+		"-DLLVM_EXTERNAL_LIT=$LLVM_PREFIX/build/utils/lit/lit.py"
+	# Linking with lld is quicker; only clang takes -fuse-ld=lld for sure.
+	case $LLD_CXX in clang++*) printf '%s\n' -DLLVM_USE_LINKER=lld ;; esac
+	printf '%s\n' "CFLAGS=${CFLAGS-} CXXFLAGS=${CXXFLAGS-}" \
+		"LDFLAGS=${LDFLAGS-}"
+}
+
+configure_lld() {
+	local src=$1 build=$2 config args=()
+	config=$(lld_config)
+	if [ -f "$build/build.ninja" ] &&
+		[ "$(cat "$build.configured" 2>/dev/null)" = "$config" ]; then
+		return 0
+	fi
+	msg "lld: configuring in $(repo_rel "$build")"
+	rm -rf "$build" "$build.configured"
+	mkdir -p "$build"
+	mapfile -t args < <(printf '%s\n' "$config" | grep -v '^[A-Z]*FLAGS=')
+	run_logged "$LOGS/lld-cmake.log" \
+		cmake -S "$src/lld" -B "$build" "${args[@]}"
+	printf '%s\n' "$config" >"$build.configured"
+}
+
+# The default target builds bin/lld and its ld.lld link, all that
+# check-lld needs: lit can then run lld/test/ELF from the build directory.
+ninja_lld() {
+	local log=$LOGS/lld-ninja.log
+	msg "lld: ninja (log: $(repo_rel "$log"))"
+	run_logged "$log" ninja -C "$1" -j "$JOBS"
+}
+
+install_lld() {
+	link_tool lld toolchain/lld/bin/lld
+	ln -sfn lld "$BIN/ld.lld"
+}
+
+verify_lld() {
+	check_version ld.lld "LLD $LLVM_VERSION "
+}
+
+build_lld() {
+	local src=$TC/src/llvm-$LLVM_VERSION build=$TC/lld
+	step "lld: fetch" fetch llvm
+	step "lld: patch" prepare_tree lld "$CACHE/llvm/llvm-$LLVM_VERSION" \
+		"$(llvm_pristine_id)" "$src" "$REPO/lld-patches/series" "$build"
+	step "lld: configure" configure_lld "$src" "$build"
+	step "lld: ninja" ninja_lld "$build"
+	step "lld: install" install_lld
+	step "lld: verify" verify_lld
+}
+
+# --- Main ------------------------------------------------------------------
+
+check_settings() {
+	local c
+	case $JOBS in
+	'' | 0* | *[!0-9]*) die "HUGETEXT_JOBS must be a positive number" ;;
+	esac
+	for c in $COMPONENTS; do
+		case $c in
+		binutils | lld) ;;
+		*) die "HUGETEXT_COMPONENTS: unknown '$c' (binutils, lld)" ;;
+		esac
+	done
+}
+
+main() {
+	local c t0
+	case ${1-} in -h | --help) usage 0 ;; -*) usage 1 ;; esac
+	[ $# -le 1 ] || usage 1
+	check_settings
+
+	BUILD_DIR=${1:-$REPO/build}
+	mkdir -p "$BUILD_DIR"
+	BUILD_DIR=$(cd "$BUILD_DIR" && pwd -P)
+	TC=$BUILD_DIR/toolchain
+	BIN=$BUILD_DIR/bin
+	LOGS=$TC/logs
+	mkdir -p "$TC" "$BIN" "$CACHE"
+
+	# One build per build directory at a time.
+	exec 9>"$TC/.lock"
+	if ! flock -n 9; then
+		msg "waiting for another build in $BUILD_DIR"
+		flock 9
+	fi
+
+	trap on_exit EXIT
+	t0=$(now)
+	step "check dependencies" "$HERE/install-deps.sh" --check
+	for c in $COMPONENTS; do
+		"build_$c"
+	done
+	TIMINGS+=("$(awk -v a="$t0" -v b="$(now)" \
+		'BEGIN { printf "  %-26s %8.1f s", "total", b - a }')")
+	msg "tools are in $BIN"
+}
+
+main "$@"
