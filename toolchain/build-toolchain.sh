@@ -6,7 +6,11 @@
 # Usage: toolchain/build-toolchain.sh [BUILD_DIR]
 #
 # BUILD_DIR defaults to "build" in the repository.  Environment:
-#   HUGETEXT_COMPONENTS  what to build, default "binutils lld"
+#   HUGETEXT_COMPONENTS  what to build, default "binutils lld
+#                        binutils-aarch64" (the last: a cross binutils
+#                        for aarch64-linux-gnu, to run ld's tests there)
+#   HUGETEXT_BFD_SERIES  the binutils series file, default
+#                        bfd-patches/series (an empty file: vanilla)
 #   HUGETEXT_JOBS        parallel jobs, default: nproc
 #   HUGETEXT_CACHE       downloads and pristine sources, default
 #                        ${XDG_CACHE_HOME:-$HOME/.cache}/hugetext
@@ -61,7 +65,9 @@ LLVM_PREFIX=/usr/lib/llvm-19
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 REPO=$(dirname "$HERE")
-COMPONENTS=${HUGETEXT_COMPONENTS:-binutils lld}
+COMPONENTS=${HUGETEXT_COMPONENTS:-binutils lld binutils-aarch64}
+BFD_SERIES=${HUGETEXT_BFD_SERIES:-$REPO/bfd-patches/series}
+CROSS_TARGET=aarch64-linux-gnu
 JOBS=${HUGETEXT_JOBS:-$(nproc)}
 CACHE=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}
 LLD_CC=${HUGETEXT_LLD_CC:-clang-19}
@@ -166,8 +172,8 @@ apt_get() {
 
 # --- Fetching and verifying sources (into the cache) -----------------------
 
-# The tarball and a few of its files are what identify a pristine tree: if
-# any of this changes, the cache and the working tree are rebuilt.
+# What a pristine tree is made from.  When this changes, the tree in the
+# cache is extracted again, and the working tree and build start afresh.
 binutils_pristine_id() {
 	printf 'binutils %s %s skip:%s\n' "$BINUTILS_DEB_VERSION" \
 		"$BINUTILS_TARBALL_SHA256" "$BINUTILS_SKIP_DIRS"
@@ -502,30 +508,35 @@ binutils_config() {
 	# The environment that configure bakes into the build is part of it.
 	# shellcheck disable=SC2086 # one word per option
 	printf '%s\n' "CC=${CC-} CFLAGS=${CFLAGS-} CPPFLAGS=${CPPFLAGS-}" \
-		"LDFLAGS=${LDFLAGS-}" "--build=$triplet" $BINUTILS_CONFIGURE_FLAGS
+		"LDFLAGS=${LDFLAGS-}" "--build=$triplet" $BINUTILS_CONFIGURE_FLAGS \
+		"$@"
 }
 
+# configure_binutils NAME SRC BUILD [OPTION...]: configure binutils
+# (NAME: for messages and logs) with the common flags and OPTIONs.
 configure_binutils() {
-	local src=$1 build=$2 config
-	config=$(binutils_config)
+	local name=$1 src=$2 build=$3 config
+	shift 3
+	config=$(binutils_config "$@")
 	if [ -f "$build/config.status" ] &&
 		[ "$(cat "$build.configured" 2>/dev/null)" = "$config" ]; then
 		return 0
 	fi
-	msg "binutils: configuring in $(repo_rel "$build")"
+	msg "$name: configuring in $(repo_rel "$build")"
 	rm -rf "$build" "$build.configured"
 	mkdir -p "$build"
 	# shellcheck disable=SC2046 # one word per option
-	(cd "$build" && run_logged "$LOGS/binutils-configure.log" \
+	(cd "$build" && run_logged "$LOGS/$name-configure.log" \
 		"$src/configure" $(printf '%s\n' "$config" | grep '^--'))
 	printf '%s\n' "$config" >"$build.configured"
 }
 
+# make_binutils NAME BUILD
 make_binutils() {
-	local log=$LOGS/binutils-make.log
-	msg "binutils: make $BINUTILS_TARGETS (log: $(repo_rel "$log"))"
+	local log=$LOGS/$1-make.log
+	msg "$1: make $BINUTILS_TARGETS (log: $(repo_rel "$log"))"
 	# shellcheck disable=SC2086 # one word per target
-	run_logged "$log" make -C "$1" -j"$JOBS" $BINUTILS_TARGETS
+	run_logged "$log" make -C "$2" -j"$JOBS" $BINUTILS_TARGETS
 }
 
 # link_tool NAME TARGET: BUILD_DIR/bin/NAME -> BUILD_DIR/TARGET
@@ -568,16 +579,42 @@ verify_binutils() {
 	check_version objcopy "GNU objcopy (GNU Binutils) $BINUTILS_VERSION"
 }
 
-build_binutils() {
-	local src=$TC/src/binutils-$BINUTILS_VERSION build=$TC/binutils
+# The patched binutils source tree, shared by the native and cross builds;
+# BUILD is the build that a change of the series invalidates.
+prepare_binutils_tree() {
 	step "binutils: fetch" fetch binutils
 	step "binutils: patch" prepare_tree binutils \
 		"$CACHE/binutils/binutils-$BINUTILS_VERSION" \
-		"$(binutils_pristine_id)" "$src" "$REPO/bfd-patches/series" "$build"
-	step "binutils: configure" configure_binutils "$src" "$build"
-	step "binutils: make" make_binutils "$build"
+		"$(binutils_pristine_id)" "$1" "$BFD_SERIES" "$2"
+}
+
+build_binutils() {
+	local src=$TC/src/binutils-$BINUTILS_VERSION build=$TC/binutils
+	prepare_binutils_tree "$src" "$build"
+	step "binutils: configure" configure_binutils binutils "$src" "$build"
+	step "binutils: make" make_binutils binutils "$build"
 	step "binutils: install" install_binutils
 	step "binutils: verify" verify_binutils
+}
+
+# A cross binutils for aarch64-linux-gnu (64 KiB max page size,
+# -z noseparate-code by default), whose ld testsuite runs the -z hugetext
+# layout tests there too.  Its ld is BUILD_DIR/bin/aarch64-linux-gnu-ld.
+verify_binutils_cross() {
+	link_tool "$CROSS_TARGET-ld" toolchain/binutils-aarch64/ld/ld-new
+	check_version "$CROSS_TARGET-ld" "GNU ld (GNU Binutils) $BINUTILS_VERSION"
+	"$BIN/$CROSS_TARGET-ld" -V | grep -qw aarch64linux ||
+		die "$BIN/$CROSS_TARGET-ld does not emulate aarch64linux"
+}
+
+build_binutils-aarch64() {
+	local src=$TC/src/binutils-$BINUTILS_VERSION
+	local build=$TC/binutils-aarch64
+	[ -d "$src" ] || prepare_binutils_tree "$src" "$TC/binutils"
+	step "binutils-aarch64: configure" configure_binutils binutils-aarch64 \
+		"$src" "$build" --target="$CROSS_TARGET"
+	step "binutils-aarch64: make" make_binutils binutils-aarch64 "$build"
+	step "binutils-aarch64: verify" verify_binutils_cross
 }
 
 # --- lld -------------------------------------------------------------------
@@ -647,8 +684,8 @@ check_settings() {
 	esac
 	for c in $COMPONENTS; do
 		case $c in
-		binutils | lld) ;;
-		*) die "HUGETEXT_COMPONENTS: unknown '$c' (binutils, lld)" ;;
+		binutils | lld | binutils-aarch64) ;;
+		*) die "HUGETEXT_COMPONENTS: unknown '$c' (binutils, lld, binutils-aarch64)" ;;
 		esac
 	done
 }

@@ -17,10 +17,13 @@ set -eu
 #   for ld's test suite.
 #   lld: built standalone against Debian's LLVM; llvm-19-tools has lit,
 #   FileCheck, not, count, split-file for lld/test.
+#   The project's C code and tests: cmake, ninja-build, python3 (lit);
+#   clang-19 and libclang-rt-19-dev (libFuzzer) for the fuzzers.
 HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
 	m4 bison flex texinfo pkg-config zlib1g-dev libzstd-dev
 	dejagnu expect bc elfutils
-	cmake ninja-build clang-19 lld-19 llvm-19 llvm-19-dev llvm-19-tools"
+	cmake ninja-build clang-19 lld-19 llvm-19 llvm-19-dev llvm-19-tools
+	libclang-rt-19-dev"
 
 # The suite whose sources we need, and the file we add for them.
 SRC_SUITE=bookworm

@@ -70,6 +70,20 @@ for linker in ("ld.bfd", "ld.lld"):
         config.available_features.add(linker + "-hugetext")
 
 
+# The pipeline, for tests of its failure paths.  They need the binutils
+# sources already in the cache (a warm cache: no download in a test).
+config.substitutions.append(("%build-toolchain", os.path.join(
+    config.hugetext_source_dir, "toolchain", "build-toolchain.sh")))
+cache = os.environ.get("HUGETEXT_CACHE") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+    "hugetext")
+if os.path.isdir(os.path.join(cache, "binutils", "binutils-2.40")):
+    config.available_features.add("binutils-cache")
+for var in ("HOME", "HUGETEXT_CACHE", "XDG_CACHE_HOME"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+
 def sparse_files_supported(folder):
     """Whether files in FOLDER can have holes that SEEK_HOLE reports."""
     os.makedirs(folder, exist_ok=True)
