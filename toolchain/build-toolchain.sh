@@ -76,6 +76,7 @@ VERBOSE=${HUGETEXT_VERBOSE:-0}
 
 TIMINGS=()
 CURRENT_STEP=
+BINUTILS_TREE_READY=false
 
 msg() { printf 'hugetext-toolchain: %s\n' "$*" >&2; }
 die() { msg "error: $*"; exit 1; }
@@ -97,7 +98,7 @@ step() {
 	t0=$(now)
 	"$@"
 	TIMINGS+=("$(awk -v n="$name" -v a="$t0" -v b="$(now)" \
-		'BEGIN { printf "  %-26s %8.1f s", n, b - a }')")
+		'BEGIN { printf "  %-30s %8.1f s", n, b - a }')")
 	CURRENT_STEP=
 }
 
@@ -471,21 +472,23 @@ reapply_series() {
 	printf '%s\n' "$hash" >"$state/series"
 }
 
-# prepare_tree NAME PRISTINE ID WORK SERIES BUILD: make WORK a copy of the
-# pristine tree with SERIES applied, touching as little as possible.
+# prepare_tree NAME PRISTINE ID WORK SERIES BUILD...: make WORK a copy of
+# the pristine tree with SERIES applied, touching as little as possible.
 # WORK.state/ records what WORK holds: the pristine ID, the hash of the
 # applied series and the files that series touches.  A new copy of the
-# sources invalidates the objects in BUILD, so that goes too.
+# sources (with the pristine mtimes) invalidates the objects in every
+# BUILD made from WORK, so those go too.
 prepare_tree() {
-	local name=$1 pristine=$2 id=$3 work=$4 series=$5 build=$6
+	local name=$1 pristine=$2 id=$3 work=$4 series=$5
 	local state=$4.state patches hash n
+	shift 5
 	patches=$(series_patches "$series")
 	hash=$(series_hash "$series" "$patches")
 
 	if [ ! -d "$work" ] ||
 		[ "$(cat "$state/pristine" 2>/dev/null)" != "$id" ]; then
 		msg "$name: new working source tree $(repo_rel "$work")"
-		rm -rf "$state" "$work" "$build"
+		rm -rf "$state" "$work" "$@"
 		mkdir -p "$(dirname "$work")"
 		cp -a "$pristine" "$work"
 		mkdir -p "$state"
@@ -579,18 +582,21 @@ verify_binutils() {
 	check_version objcopy "GNU objcopy (GNU Binutils) $BINUTILS_VERSION"
 }
 
-# The patched binutils source tree, shared by the native and cross builds;
-# BUILD is the build that a change of the series invalidates.
+# The patched binutils source tree in SRC, shared by the native and the
+# cross build; made once per run, whichever component comes first.
 prepare_binutils_tree() {
+	! $BINUTILS_TREE_READY || return 0
 	step "binutils: fetch" fetch binutils
 	step "binutils: patch" prepare_tree binutils \
 		"$CACHE/binutils/binutils-$BINUTILS_VERSION" \
-		"$(binutils_pristine_id)" "$1" "$BFD_SERIES" "$2"
+		"$(binutils_pristine_id)" "$1" "$BFD_SERIES" \
+		"$TC/binutils" "$TC/binutils-aarch64"
+	BINUTILS_TREE_READY=true
 }
 
 build_binutils() {
 	local src=$TC/src/binutils-$BINUTILS_VERSION build=$TC/binutils
-	prepare_binutils_tree "$src" "$build"
+	prepare_binutils_tree "$src"
 	step "binutils: configure" configure_binutils binutils "$src" "$build"
 	step "binutils: make" make_binutils binutils "$build"
 	step "binutils: install" install_binutils
@@ -610,7 +616,7 @@ verify_binutils_cross() {
 build_binutils-aarch64() {
 	local src=$TC/src/binutils-$BINUTILS_VERSION
 	local build=$TC/binutils-aarch64
-	[ -d "$src" ] || prepare_binutils_tree "$src" "$TC/binutils"
+	prepare_binutils_tree "$src"
 	step "binutils-aarch64: configure" configure_binutils binutils-aarch64 \
 		"$src" "$build" --target="$CROSS_TARGET"
 	step "binutils-aarch64: make" make_binutils binutils-aarch64 "$build"
@@ -718,7 +724,7 @@ main() {
 		"build_$c"
 	done
 	TIMINGS+=("$(awk -v a="$t0" -v b="$(now)" \
-		'BEGIN { printf "  %-26s %8.1f s", "total", b - a }')")
+		'BEGIN { printf "  %-30s %8.1f s", "total", b - a }')")
 	msg "tools are in $BIN"
 }
 
