@@ -38,19 +38,30 @@ def built(name):
 
 
 def supports_hugetext(linker):
-    """Whether LINKER accepts -z hugetext (its patch series is applied)."""
+    """Whether LINKER accepts -z hugetext (its patch series is applied).
+
+    GNU ld lists it in --help.  ld.lld does not list -z values, but warns
+    about an unknown one, which --fatal-warnings makes an error."""
     try:
+        run = subprocess.run([linker, "--fatal-warnings", "-z", "hugetext",
+                              "--version"], capture_output=True, text=True,
+                             timeout=30)
+        if run.returncode != 0:
+            return False
         out = subprocess.run([linker, "--help"], capture_output=True,
                              text=True, timeout=30).stdout
     except OSError:
         return False
-    return "hugetext" in out
+    return "hugetext" in out or "LLD" in run.stdout
 
 
 # The sanitized build of the tool is what the tests run.
 config.substitutions.append(("%hugetext", built("hugetext-san")))
 config.substitutions.append(("%expect-exit",
                              os.path.join(libdir, "expect-exit")))
+config.substitutions.append(("%compare-verdicts", "%s %s %s" % (
+    "python3", os.path.join(libdir, "compare-verdicts.py"),
+    built("hugetext-san"))))
 
 for tool, feature in (("ld.bfd", "ld.bfd"), ("ld.lld", "ld.lld"),
                       ("objcopy", "objcopy"), ("strip", "strip"),
@@ -63,6 +74,12 @@ for tool, feature in (("ld.bfd", "ld.bfd"), ("ld.lld", "ld.lld"),
         # Keep the substitution so a test without REQUIRES fails loudly.
         config.substitutions.append(
             ("%" + tool, "missing-%s-run-toolchain-build" % tool))
+
+# Runs aarch64 programs on this machine (Debian's qemu-user-static).
+qemu_aarch64 = "/usr/bin/qemu-aarch64-static"
+if os.access(qemu_aarch64, os.X_OK):
+    config.available_features.add("qemu-aarch64")
+    config.substitutions.append(("%qemu-aarch64", qemu_aarch64))
 
 for linker in ("ld.bfd", "ld.lld"):
     path = built(linker)
