@@ -1,0 +1,566 @@
+/* hugetext.so: the hugetext layout (shared/design/contract.md) for an
+   unpatched GNU ld, through the linker plugin API.
+
+   GNU ld 2.40 gives a plugin no say in the layout, so the plugin works in
+   three steps:
+
+   1. claim_file: it claims nothing, but adds up the code in each input
+      object, to estimate the size of the code segment.
+   2. all_symbols_read: if the estimate reaches the min size, it adds a
+      linker script that INSERTs ". = ALIGN (H)" before and after the code
+      segment, so the code starts and ends on a huge page boundary in
+      memory.
+   3. At exit, when ld has written the output and is exiting with status
+      0 (an on_exit handler, which sees the status; ld's cleanup hook runs
+      on failure too): it checks the output against the contract.  If the
+      estimate was right, it moves the code segment to a boundary in the
+      file too and pads it (pad.c).  If the estimate was wrong (--gc-sections
+      removed code, or LTO made it), it runs the link once more with the
+      decision reversed, so that the layout follows the final code size.
+
+   The output is replaced by rename, never rewritten in place, so a failed
+   step leaves ld's own output.  */
+
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <plugin-api.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmdline.h"
+#include "hugetext/elf.h"
+#include "hugetext/layout.h"
+#include "link.h"
+#include "pad.h"
+
+#define EM_386 3
+#define EM_PPC64 21
+#define EM_X86_64 62
+#define EM_AARCH64 183
+#define EM_LOONGARCH 258
+
+/* The environment variable that tells the plugin in a repeated link which
+   decision to take.  */
+#define DECISION_ENV "HUGETEXT_PLUGIN_DECISION"
+
+static ld_plugin_message message;
+static ld_plugin_add_input_file add_input_file;
+static enum ld_plugin_output_file_type output_type = LDPO_EXEC;
+static const char *output_name;
+
+static struct plugin_options opts = { .enabled = true };
+static struct link_facts facts;
+static struct cmdline cmd;
+
+/* The estimate, from the input objects.  */
+static uint16_t machine;
+static uint64_t est_code;	/* Executable sections.  */
+static uint64_t est_readonly;	/* All read-only allocated sections.  */
+
+/* What all_symbols_read decided, and the scripts it wrote.  */
+static enum { UNDECIDED, LEFT_ALONE, ALIGN_OFF, ALIGN_ON } decision;
+static bool forced;		/* The decision came from DECISION_ENV.  */
+static uint64_t page_size, min_size;
+static char script_path[2][PATH_MAX];
+
+/* Report through ld's message hook.  Its format is ld's own, which knows
+   no %llx: format here, pass one %s.  */
+static void
+tell (enum ld_plugin_level level, const char *fmt, ...)
+{
+  char buf[1024];
+  va_list ap;
+
+  va_start (ap, fmt);
+  vsnprintf (buf, sizeof buf, fmt, ap);
+  va_end (ap);
+  message (level, "%s", buf);
+}
+
+/* Report at exit, when ld's message hook may no longer be usable.  */
+static void
+say (const char *fmt, ...)
+{
+  va_list ap;
+
+  fputs ("hugetext.so: ", stderr);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+}
+
+/* The largest page size the target runs with, unless -z max-page-size
+   says otherwise.  */
+static uint64_t
+max_page_size (void)
+{
+  if (facts.max_page_size != 0)
+    return facts.max_page_size;
+  switch (machine)
+    {
+    case EM_AARCH64:
+    case EM_PPC64:
+    case EM_LOONGARCH:
+      return 0x10000;
+    default:
+      return 0x1000;
+    }
+}
+
+static bool
+separate_code (void)
+{
+  if (facts.separate_code >= 0)
+    return facts.separate_code;
+  /* binutils' configure turns it on by default for Linux/x86 only.  */
+  return machine == EM_X86_64 || machine == EM_386;
+}
+
+/* claim_file: add up the code of every ELF object ld loads.  Claims
+   nothing.  */
+static enum ld_plugin_status
+claim_file (const struct ld_plugin_input_file *file, int *claimed)
+{
+  long page = sysconf (_SC_PAGESIZE);
+  off_t base = file->offset & ~(off_t) (page - 1);
+  size_t skip = (size_t) (file->offset - base);
+  size_t len = (size_t) file->filesize + skip;
+  unsigned char *map;
+  struct ht_elf elf;
+  char err[HT_ERRLEN];
+  size_t i;
+
+  *claimed = 0;
+  if (file->filesize <= 0)
+    return LDPS_OK;
+  map = mmap (NULL, len, PROT_READ, MAP_PRIVATE, file->fd, base);
+  if (map == MAP_FAILED)
+    return LDPS_OK;
+  if (ht_elf_parse (&elf, map + skip, (size_t) file->filesize, err) == 0)
+    {
+      if (elf.type == 1 /* ET_REL */)
+	{
+	  if (machine == 0)
+	    machine = elf.machine;
+	  for (i = 0; i < elf.shnum; i++)
+	    {
+	      const struct ht_shdr *s = &elf.shdrs[i];
+
+	      if ((s->flags & 2 /* SHF_ALLOC */) == 0
+		  || (s->flags & 1 /* SHF_WRITE */) != 0
+		  || s->type == 8 /* SHT_NOBITS */)
+		continue;
+	      est_readonly += s->size;
+	      if (s->flags & 4 /* SHF_EXECINSTR */)
+		est_code += s->size;
+	    }
+	}
+      ht_elf_free (&elf);
+    }
+  munmap (map, len);
+  return LDPS_OK;
+}
+
+static int
+write_script (char path[PATH_MAX], const char *text)
+{
+  const char *tmp = getenv ("TMPDIR");
+  int fd;
+  size_t len = strlen (text);
+
+  snprintf (path, PATH_MAX, "%s/hugetext-XXXXXX.ld",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+  fd = mkstemps (path, 3);
+  if (fd < 0)
+    return -1;
+  if (write (fd, text, len) != (ssize_t) len)
+    {
+      close (fd);
+      unlink (path);
+      path[0] = '\0';
+      return -1;
+    }
+  return close (fd);
+}
+
+/* Why the layout does not apply to this link, or NULL.  */
+static const char *
+why_left_alone (void)
+{
+  struct stat st;
+
+  if (!opts.enabled)
+    return "";
+  if (output_type == LDPO_REL)
+    return "relocatable output";
+  if (facts.why_not != NULL)
+    return facts.why_not;
+  if (output_name != NULL && stat (output_name, &st) == 0
+      && !S_ISREG (st.st_mode))
+    return "the output is not a regular file";
+  return NULL;
+}
+
+static enum ld_plugin_status
+all_symbols_read (void)
+{
+  const char *why = why_left_alone ();
+  const char *env = getenv (DECISION_ENV);
+  char text[256];
+  uint64_t estimate;
+
+  if (why != NULL)
+    {
+      decision = LEFT_ALONE;
+      /* Say so where a layout was expected: a -T script.  Links with -r
+	 or -o /dev/null (configure's tests) stay quiet.  */
+      if (*why != '\0' && (opts.verbose || facts.layout_script != NULL))
+	tell (LDPL_INFO, "hugetext: layout left alone: %s", why);
+      return LDPS_OK;
+    }
+
+  page_size = opts.page_size;
+  if (page_size == 0)
+    {
+      page_size = machine == EM_LOONGARCH ? 0x2000000 : 0x200000;
+      if (page_size < max_page_size ())
+	page_size = max_page_size ();
+    }
+  else if (page_size < max_page_size ())
+    {
+      tell (LDPL_ERROR, "hugetext: hugetext-page-size (0x%llx) is "
+	       "smaller than the max page size (0x%llx)",
+	       (unsigned long long) page_size,
+	       (unsigned long long) max_page_size ());
+      return LDPS_ERR;
+    }
+  min_size = opts.min_size != 0 ? opts.min_size : page_size;
+
+  estimate = separate_code () ? est_code : est_readonly;
+  if (env != NULL && (strcmp (env, "on") == 0 || strcmp (env, "off") == 0))
+    {
+      forced = true;
+      decision = strcmp (env, "on") == 0 ? ALIGN_ON : ALIGN_OFF;
+    }
+  else if (estimate >= min_size || (facts.other_plugin && facts.ir_inputs))
+    /* An LTO plugin makes code the estimate cannot see: align, and let
+       the check at exit undo it if the code turns out small.  */
+    decision = ALIGN_ON;
+  else
+    decision = ALIGN_OFF;
+  if (opts.verbose)
+    tell (LDPL_INFO, "hugetext: estimated code 0x%llx bytes, min size "
+	     "0x%llx, H 0x%llx: %s%s", (unsigned long long) estimate,
+	     (unsigned long long) min_size, (unsigned long long) page_size,
+	     decision == ALIGN_ON ? "align" : "leave alone",
+	     forced ? " (repeated link)" : "");
+  if (decision != ALIGN_ON)
+    return LDPS_OK;
+
+  if (separate_code ())
+    snprintf (text, sizeof text,
+	      "SECTIONS { . = ALIGN (0x%llx); } INSERT BEFORE .init;\n"
+	      "SECTIONS { . = ALIGN (0x%llx); } INSERT AFTER .fini;\n",
+	      (unsigned long long) page_size, (unsigned long long) page_size);
+  else
+    snprintf (text, sizeof text,
+	      "SECTIONS { . = ALIGN (0x%llx); } INSERT AFTER "
+	      ".exception_ranges;\n", (unsigned long long) page_size);
+  /* ld 2.40 drops the assignments of the last script added: an empty one
+     goes last.  */
+  if (write_script (script_path[0], text) != 0
+      || write_script (script_path[1], "\n") != 0)
+    {
+      tell (LDPL_ERROR, "hugetext: cannot write a linker script: %s",
+	       strerror (errno));
+      return LDPS_ERR;
+    }
+  if (add_input_file (script_path[0]) != LDPS_OK
+      || add_input_file (script_path[1]) != LDPS_OK)
+    return LDPS_ERR;
+  return LDPS_OK;
+}
+
+static enum ld_plugin_status
+cleanup (void)
+{
+  int i;
+
+  for (i = 0; i < 2; i++)
+    if (script_path[i][0] != '\0')
+      {
+	unlink (script_path[i]);
+	script_path[i][0] = '\0';
+      }
+  return LDPS_OK;
+}
+
+/* Run this link again with DECIDE as the decision, and exit with its
+   status.  The raw command line is used, response files and all.  */
+static void
+relink (const char *decide)
+{
+  struct cmdline raw;
+  FILE *f = fopen ("/proc/self/cmdline", "r");
+  char buf[1 << 16], *all = NULL;
+  size_t len = 0, n, i, start = 0;
+  pid_t pid;
+  int status;
+
+  if (f == NULL)
+    goto fail;
+  while ((n = fread (buf, 1, sizeof buf, f)) > 0)
+    {
+      char *grown = realloc (all, len + n);
+
+      if (grown == NULL)
+	{
+	  fclose (f);
+	  goto fail;
+	}
+      all = grown;
+      memcpy (all + len, buf, n);
+      len += n;
+    }
+  fclose (f);
+  raw.argc = 0;
+  raw.argv = calloc (len + 2, sizeof *raw.argv);
+  if (raw.argv == NULL)
+    goto fail;
+  for (i = 0; i < len; i++)
+    if (all[i] == '\0')
+      {
+	raw.argv[raw.argc++] = all + start;
+	start = i + 1;
+      }
+  if (opts.verbose)
+    say ("repeating the link with the layout %s", decide);
+  fflush (NULL);
+  pid = fork ();
+  if (pid == 0)
+    {
+      setenv (DECISION_ENV, decide, 1);
+      execv ("/proc/self/exe", raw.argv);
+      _exit (127);
+    }
+  if (pid < 0 || waitpid (pid, &status, 0) != pid)
+    goto fail;
+  _exit (WIFEXITED (status) ? WEXITSTATUS (status) : 1);
+
+fail:
+  say ("error: cannot repeat the link: %s", strerror (errno));
+  if (output_name != NULL)
+    unlink (output_name);
+  _exit (1);
+}
+
+/* Pad the output's code segment PHDR in a new file, check it, and put
+   it in place of the output.  Returns 0, or -1 with the reason in ERR.  */
+static int
+finish_layout (const struct ht_elf *elf, int fd, const struct stat *st,
+	       size_t phdr, char err[HT_ERRLEN])
+{
+  struct pad_plan plan;
+  char tmp[PATH_MAX];
+  int out;
+
+  if (pad_plan (&plan, elf, phdr, page_size, err) != 0)
+    return -1;
+  if (snprintf (tmp, sizeof tmp, "%s.hugetext-XXXXXX", output_name)
+      >= (int) sizeof tmp)
+    {
+      snprintf (err, HT_ERRLEN, "the output name is too long");
+      return -1;
+    }
+  out = mkstemp (tmp);
+  if (out < 0)
+    {
+      snprintf (err, HT_ERRLEN, "temporary file: %s", strerror (errno));
+      return -1;
+    }
+  if (pad_write (&plan, elf, fd, out, err) != 0
+      || fchmod (out, st->st_mode & 07777) != 0
+      || close (out) != 0
+      || rename (tmp, output_name) != 0)
+    {
+      if (err[0] == '\0')
+	snprintf (err, HT_ERRLEN, "temporary file: %s", strerror (errno));
+      unlink (tmp);
+      return -1;
+    }
+  return 0;
+}
+
+/* At exit: finish the layout, or repeat the link where the estimate was
+   wrong.  */
+static void
+at_exit (int status, void *arg)
+{
+  struct ht_layout_opts lopts = { 0, 0 };
+  struct ht_layout layout;
+  struct ht_elf elf;
+  struct stat st;
+  char err[HT_ERRLEN] = "";
+  void *map;
+  size_t i, eligible = SIZE_MAX;
+  int fd;
+
+  (void) arg;
+  cleanup ();
+  if (status != 0 || (decision != ALIGN_ON && decision != ALIGN_OFF)
+      || output_name == NULL)
+    return;
+  fd = open (output_name, O_RDONLY);
+  if (fd < 0 || fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
+      || st.st_size == 0)
+    {
+      if (fd >= 0)
+	close (fd);
+      return;
+    }
+  map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (map == MAP_FAILED)
+    {
+      close (fd);
+      return;
+    }
+  lopts.page_size = page_size;
+  lopts.min_size = min_size;
+  if (ht_elf_parse (&elf, map, (size_t) st.st_size, err) != 0)
+    goto done;
+  if (ht_layout_check (&layout, &elf, &lopts, err) == 0)
+    {
+      for (i = 0; i < layout.nseg && eligible == SIZE_MAX; i++)
+	if (layout.seg[i].eligible)
+	  eligible = i;
+      if (decision == ALIGN_OFF && eligible != SIZE_MAX && !forced)
+	relink ("on");
+      else if (decision == ALIGN_ON && eligible == SIZE_MAX && !forced)
+	relink ("off");
+      else if (eligible != SIZE_MAX
+	       && layout.seg[eligible].problems != 0
+	       && finish_layout (&elf, fd, &st,
+				 layout.seg[eligible].phdr_index,
+				 err) != 0)
+	say ("warning: %s: the code segment is not laid out for huge "
+	     "pages: %s", output_name, err);
+      else if (opts.verbose && eligible != SIZE_MAX)
+	say ("%s: code segment aligned and padded to 0x%llx", output_name,
+	     (unsigned long long) page_size);
+      ht_layout_free (&layout);
+    }
+  ht_elf_free (&elf);
+done:
+  munmap (map, (size_t) st.st_size);
+  close (fd);
+}
+
+/* The real path of this plugin, to tell its -plugin option apart.  */
+static char *
+self_path (void)
+{
+  Dl_info info;
+
+  if (dladdr ((void *) self_path, &info) == 0 || info.dli_fname == NULL)
+    return NULL;
+  return realpath (info.dli_fname, NULL);
+}
+
+/* The plugin's one exported symbol.  */
+__attribute__ ((visibility ("default")))
+enum ld_plugin_status onload (struct ld_plugin_tv *tv);
+
+enum ld_plugin_status
+onload (struct ld_plugin_tv *tv)
+{
+  ld_plugin_register_claim_file reg_claim = NULL;
+  ld_plugin_register_all_symbols_read reg_read = NULL;
+  ld_plugin_register_cleanup reg_cleanup = NULL;
+  struct ld_plugin_tv *t;
+  char err[256];
+  char *self;
+
+  for (t = tv; t->tv_tag != LDPT_NULL; t++)
+    switch (t->tv_tag)
+      {
+      case LDPT_MESSAGE:
+	message = t->tv_u.tv_message;
+	break;
+      case LDPT_REGISTER_CLAIM_FILE_HOOK:
+	reg_claim = t->tv_u.tv_register_claim_file;
+	break;
+      case LDPT_REGISTER_ALL_SYMBOLS_READ_HOOK:
+	reg_read = t->tv_u.tv_register_all_symbols_read;
+	break;
+      case LDPT_REGISTER_CLEANUP_HOOK:
+	reg_cleanup = t->tv_u.tv_register_cleanup;
+	break;
+      case LDPT_ADD_INPUT_FILE:
+	add_input_file = t->tv_u.tv_add_input_file;
+	break;
+      case LDPT_LINKER_OUTPUT:
+	output_type = (enum ld_plugin_output_file_type) t->tv_u.tv_val;
+	break;
+      case LDPT_OUTPUT_NAME:
+	output_name = t->tv_u.tv_string;
+	break;
+      default:
+	break;
+      }
+  if (message == NULL || reg_claim == NULL || reg_read == NULL
+      || reg_cleanup == NULL || add_input_file == NULL)
+    {
+      say ("error: this linker lacks the plugin interface hugetext.so "
+	   "needs (GNU ld 2.40 or later has it)");
+      return LDPS_ERR;
+    }
+
+  /* -plugin-opt= values, in order: the last of hugetext/nohugetext wins.  */
+  for (t = tv; t->tv_tag != LDPT_NULL; t++)
+    if (t->tv_tag == LDPT_OPTION
+	&& plugin_option_parse (&opts, t->tv_u.tv_string, err,
+				sizeof err) != 0)
+      {
+	tell (LDPL_ERROR, "%s", err);
+	return LDPS_ERR;
+      }
+
+  if (cmdline_read_self (&cmd) != 0)
+    {
+      tell (LDPL_ERROR, "hugetext: cannot read the command line: %s",
+	       strerror (errno));
+      return LDPS_ERR;
+    }
+  self = self_path ();
+  link_facts_read (&facts, &cmd, self);
+  /* ld unloads its plugins before the process exits; the exit handler
+     must stay.  */
+  if (self == NULL || dlopen (self, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE)
+		      == NULL)
+    {
+      tell (LDPL_ERROR, "hugetext: cannot keep the plugin loaded: %s",
+	       self == NULL ? "its path is unknown" : dlerror ());
+      free (self);
+      return LDPS_ERR;
+    }
+  free (self);
+
+  if (reg_claim (claim_file) != LDPS_OK
+      || reg_read (all_symbols_read) != LDPS_OK
+      || reg_cleanup (cleanup) != LDPS_OK
+      || on_exit (at_exit, NULL) != 0)
+    return LDPS_ERR;
+  return LDPS_OK;
+}

@@ -1,0 +1,221 @@
+/* The plugin's options, and what the linker's command line says.  */
+
+#define _DEFAULT_SOURCE
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hugetext/elf.h"
+#include "hugetext/size.h"
+#include "link.h"
+
+static int
+parse_size (const char *what, const char *value, uint64_t *out, char *err,
+	    size_t errlen)
+{
+  if (ht_parse_size (value, out) != 0 || *out == 0)
+    {
+      snprintf (err, errlen, "hugetext: invalid %s: '%s'", what, value);
+      return -1;
+    }
+  return 0;
+}
+
+int
+plugin_option_parse (struct plugin_options *opts, const char *opt,
+		     char *err, size_t errlen)
+{
+  if (strcmp (opt, "hugetext") == 0)
+    opts->enabled = true;
+  else if (strcmp (opt, "nohugetext") == 0)
+    opts->enabled = false;
+  else if (strcmp (opt, "verbose") == 0)
+    opts->verbose = true;
+  else if (strncmp (opt, "hugetext-page-size=", 19) == 0)
+    {
+      if (parse_size ("hugetext-page-size", opt + 19, &opts->page_size, err,
+		      errlen) != 0)
+	return -1;
+      if ((opts->page_size & (opts->page_size - 1)) != 0)
+	{
+	  snprintf (err, errlen,
+		    "hugetext: hugetext-page-size '%s' is not a power of two",
+		    opt + 19);
+	  return -1;
+	}
+    }
+  else if (strncmp (opt, "hugetext-min-size=", 18) == 0)
+    return parse_size ("hugetext-min-size", opt + 18, &opts->min_size, err,
+		       errlen);
+  else
+    {
+      snprintf (err, errlen,
+		"hugetext: unknown option '%s' (known: hugetext, nohugetext, "
+		"hugetext-page-size=SIZE, hugetext-min-size=SIZE, verbose)",
+		opt);
+      return -1;
+    }
+  return 0;
+}
+
+/* The value of option NAME at ARGV[*I], as "NAME=VALUE", "NAMEVALUE"
+   (when JOINED) or "NAME VALUE"; advances *I past a separate value.  */
+static const char *
+option_value (char **argv, size_t *i, const char *name, bool joined)
+{
+  size_t len = strlen (name);
+  const char *arg = argv[*i];
+
+  if (strncmp (arg, name, len) != 0)
+    return NULL;
+  if (arg[len] == '=')
+    return arg + len + 1;
+  if (arg[len] != '\0')
+    return joined ? arg + len : NULL;
+  if (argv[*i + 1] == NULL)
+    return NULL;
+  return argv[++*i];
+}
+
+/* Whether the script at PATH lays out the output: it has SECTIONS and is
+   not one that only INSERTs into the default script.  */
+static bool
+script_lays_out (const char *path)
+{
+  FILE *f = fopen (path, "r");
+  char buf[4096];
+  bool sections = false, insert = false;
+  size_t n;
+
+  if (f == NULL)
+    return true;		/* ld will say what is wrong with it.  */
+  while ((n = fread (buf, 1, sizeof buf - 1, f)) > 0)
+    {
+      buf[n] = '\0';
+      sections |= strstr (buf, "SECTIONS") != NULL;
+      insert |= strstr (buf, "INSERT") != NULL;
+    }
+  fclose (f);
+  return sections && !insert;
+}
+
+/* Whether PATH names the same file as SELF.  */
+static bool
+same_file (const char *path, const char *self)
+{
+  char *real = realpath (path, NULL);
+  bool same = real != NULL && self != NULL && strcmp (real, self) == 0;
+
+  free (real);
+  return same;
+}
+
+/* Whether the input file at PATH is an object that holds LTO IR: LLVM
+   bitcode, or an ELF object with GCC's .gnu.lto_ sections.  Archives and
+   anything unreadable count as not.  */
+static bool
+holds_ir (const char *path)
+{
+  int fd = open (path, O_RDONLY);
+  struct stat st;
+  unsigned char *map;
+  struct ht_elf elf;
+  char err[HT_ERRLEN];
+  bool ir = false;
+  size_t i;
+
+  if (fd < 0)
+    return false;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size < 4)
+    {
+      close (fd);
+      return false;
+    }
+  map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close (fd);
+  if (map == MAP_FAILED)
+    return false;
+  if (memcmp (map, "BC\xc0\xde", 4) == 0)
+    ir = true;
+  else if (ht_elf_parse (&elf, map, (size_t) st.st_size, err) == 0)
+    {
+      for (i = 0; i < elf.shnum && !ir; i++)
+	ir = ht_shdr_name_starts (&elf.shdrs[i], ".gnu.lto_")
+	     || ht_shdr_name_is (&elf.shdrs[i], ".llvm.lto");
+      ht_elf_free (&elf);
+    }
+  munmap (map, (size_t) st.st_size);
+  return ir;
+}
+
+void
+link_facts_read (struct link_facts *facts, const struct cmdline *cmd,
+		 const char *self)
+{
+  size_t i;
+  const char *v;
+
+  memset (facts, 0, sizeof *facts);
+  facts->separate_code = -1;
+  for (i = 1; i < cmd->argc; i++)
+    {
+      const char *arg = cmd->argv[i];
+
+      if ((v = option_value (cmd->argv, &i, "-z", true)) != NULL)
+	{
+	  if (strcmp (v, "separate-code") == 0)
+	    facts->separate_code = 1;
+	  else if (strcmp (v, "noseparate-code") == 0)
+	    facts->separate_code = 0;
+	  else if (strncmp (v, "max-page-size=", 14) == 0)
+	    facts->max_page_size = strtoull (v + 14, NULL, 0);
+	}
+      else if (strcmp (arg, "-plugin") == 0 || strcmp (arg, "--plugin") == 0)
+	{
+	  if (cmd->argv[i + 1] != NULL && !same_file (cmd->argv[++i], self))
+	    facts->other_plugin = true;
+	}
+      else if (strncmp (arg, "-Ttext", 6) == 0
+	       || strncmp (arg, "--section-start", 15) == 0
+	       || strncmp (arg, "-Tbss", 5) == 0
+	       || strncmp (arg, "-Tdata", 6) == 0
+	       || strncmp (arg, "-Tldata", 7) == 0
+	       || strncmp (arg, "-Trodata-segment", 16) == 0)
+	facts->why_not = "an option fixes section addresses";
+      else if ((v = option_value (cmd->argv, &i, "-T", true)) != NULL
+	       || (v = option_value (cmd->argv, &i, "--script", false)) != NULL
+	       || (v = option_value (cmd->argv, &i, "-dT", true)) != NULL
+	       || (v = option_value (cmd->argv, &i, "--default-script",
+				     false)) != NULL)
+	{
+	  if (script_lays_out (v))
+	    facts->layout_script = v;
+	}
+      else if ((v = option_value (cmd->argv, &i, "--oformat", false)) != NULL)
+	{
+	  if (strncmp (v, "elf", 3) != 0)
+	    facts->why_not = "the output is not ELF";
+	}
+      else if (strcmp (arg, "-N") == 0 || strcmp (arg, "-n") == 0
+	       || strcmp (arg, "--omagic") == 0
+	       || strcmp (arg, "--nmagic") == 0)
+	facts->why_not = "-N and -n turn off paging";
+      else if (strcmp (arg, "-o") == 0 || strcmp (arg, "--output") == 0
+	       || strcmp (arg, "-m") == 0 || strcmp (arg, "-e") == 0
+	       || strcmp (arg, "-soname") == 0 || strcmp (arg, "-h") == 0
+	       || strcmp (arg, "-L") == 0 || strcmp (arg, "-l") == 0
+	       || strcmp (arg, "-plugin-opt") == 0
+	       || strcmp (arg, "-dynamic-linker") == 0
+	       || strcmp (arg, "-rpath") == 0)
+	i += cmd->argv[i + 1] != NULL;	/* Skip the value.  */
+      else if (arg[0] != '-' && !facts->ir_inputs)
+	facts->ir_inputs = holds_ir (arg);
+    }
+  if (facts->layout_script != NULL && facts->why_not == NULL)
+    facts->why_not = "a linker script lays out the output";
+}
