@@ -5,6 +5,7 @@
 #
 # Links two programs -- the demo program (4 MiB of code) and a bigger one
 # (40 MiB) -- with every linker in BUILD_DIR/bin that knows -z hugetext,
+# and with the system's ld.bfd with and without BUILD_DIR/lib/hugetext.so,
 # PAIRS times each way, interleaved (plain, hugetext, hugetext, plain, ...)
 # so that drift on the machine hits both alike, and prints the median
 # times and the ratio hugetext / plain with its spread.  Output files go
@@ -39,6 +40,15 @@ link() {
 	echo $((t1 - t0))
 }
 
+# link_system PROGRAM OUT [FLAG]: the same with the system's own ld.bfd
+# (no -B), for the plugin, which serves an unpatched ld.
+link_system() {
+	t0=$(now_ns)
+	gcc -fuse-ld=bfd "$work/main.o" "$work/$1.o" -o "$work/$2" ${3:+"$3"}
+	t1=$(now_ns)
+	echo $((t1 - t0))
+}
+
 supports() {
 	gcc -B"$bin/" -fuse-ld="$1" -nostdlib -Wl,--fatal-warnings \
 		-Wl,-z,hugetext -Wl,-e,0 "$work/demo.o" -o "$work/probe" \
@@ -69,8 +79,31 @@ for linker in bfd lld; do
 	done
 done
 
+# The plugin: the system's ld.bfd with -plugin hugetext.so against the
+# same ld without it.
+plugin=$build/lib/hugetext.so
+if [ -f "$plugin" ]; then
+	for prog in demo big; do
+		link_system "$prog" warm >/dev/null
+		i=0
+		while [ $i -lt "$pairs" ]; do
+			if [ $((i % 2)) -eq 0 ]; then
+				a=$(link_system "$prog" plain)
+				b=$(link_system "$prog" huge -Wl,-plugin,"$plugin")
+			else
+				b=$(link_system "$prog" huge -Wl,-plugin,"$plugin")
+				a=$(link_system "$prog" plain)
+			fi
+			echo "plugin $prog $a $b" >>"$results"
+			i=$((i + 1))
+		done
+	done
+else
+	say "plugin: skipped ($plugin is not built)"
+fi
+
 {
-	say "link time, -z hugetext vs plain: $pairs interleaved pairs per row"
+	say "link time, -z hugetext (or the plugin) vs plain: $pairs interleaved pairs per row"
 	say "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
 	say "command: bench/link-time.sh $build $pairs   ($(date -u +%Y-%m-%dT%H:%MZ))"
 	python3 "$top/bench/ratio.py" "$results"
