@@ -3,15 +3,17 @@
 # the committed corpus, then merge what covers new code back into it
 # (minimized, so the corpus stays small enough to replay in every test run).
 #
-# Usage: fuzz/run-fuzzer.sh [SECONDS] [BUILD_DIR]   (defaults: 300, build)
+# Usage: fuzz/run-fuzzer.sh [SECONDS] [BUILD_DIR] [TARGET]
+#        (defaults: 300, build, elf; TARGET is elf or smaps)
 # A crash stops the run and leaves its input as ./crash-* for a new test.
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-300}
 build=${2:-$top/build}
-fuzzer=$build/bin/fuzz-elf
-corpus=$top/fuzz/corpus/elf
+target=${3:-elf}
+fuzzer=$build/bin/fuzz-$target
+corpus=$top/fuzz/corpus/$target
 
 [ -x "$fuzzer" ] || {
 	echo "run-fuzzer: $fuzzer not built (needs clang-19 and libclang-rt-19-dev)" >&2

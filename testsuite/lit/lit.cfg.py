@@ -75,6 +75,36 @@ for tool, feature in (("ld.bfd", "ld.bfd"), ("ld.lld", "ld.lld"),
         config.substitutions.append(
             ("%" + tool, "missing-%s-run-toolchain-build" % tool))
 
+# Where the build puts programs and libraries (the plugin, the startup
+# helper), for tests that link against them.
+config.substitutions.append(("%bindir", bindir))
+config.substitutions.append(("%libdir", os.path.join(
+    config.hugetext_build_dir, "lib")))
+
+if os.geteuid() == 0:
+    config.available_features.add("root")
+
+
+def large_folios(folder):
+    """Whether files in FOLDER can get huge folios in the page cache
+    through MADV_HUGEPAGE readahead: THP, and XFS, or ext4 from Linux
+    6.16 (shared/design/architecture.md)."""
+    if not os.path.isdir("/sys/kernel/mm/transparent_hugepage"):
+        return False
+    fs = subprocess.run(["stat", "-f", "-c", "%T", folder],
+                        capture_output=True, text=True).stdout.strip()
+    release = os.uname().release.split(".")
+    try:
+        version = (int(release[0]), int(release[1].split("-")[0]))
+    except (IndexError, ValueError):
+        return False
+    return fs == "xfs" or (fs.startswith("ext") and version >= (6, 16))
+
+
+os.makedirs(config.test_exec_root, exist_ok=True)
+if large_folios(config.test_exec_root):
+    config.available_features.add("large-folios")
+
 # Runs aarch64 programs on this machine (Debian's qemu-user-static).
 qemu_aarch64 = "/usr/bin/qemu-aarch64-static"
 if os.access(qemu_aarch64, os.X_OK):

@@ -9,10 +9,19 @@ enum
   HT_EXIT_OK = 0,
   HT_EXIT_FAIL = 1,		/* The input was read and judged: it fails.  */
   HT_EXIT_BAD_INPUT = 2,	/* Bad usage, or a file that cannot be read.  */
+  HT_EXIT_NO_PROCESS = 3,	/* status: no such process.  */
+  HT_EXIT_PERMISSION = 4,	/* Permission denied.  */
+  HT_EXIT_NO_THP = 5,		/* The kernel has no transparent huge pages.  */
+  HT_EXIT_NO_COLLAPSE = 6,	/* warm --collapse: MADV_COLLAPSE unsupported.  */
+  HT_EXIT_NOT_ELF = 7,		/* warm: a file that is not ELF.  */
+  HT_EXIT_FILESYSTEM = 8,	/* warm: the filesystem cannot hold huge
+				   folios (network, read-only and so on).  */
 };
 
 extern const char *ht_progname;
 
 int cmd_check (int argc, char **argv);
+int cmd_status (int argc, char **argv);
+int cmd_warm (int argc, char **argv);
 
 #endif

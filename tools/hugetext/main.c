@@ -14,6 +14,8 @@ static const struct command
   const char *summary;
 } commands[] = {
   { "check", cmd_check, "does each ELF file meet the hugetext layout contract" },
+  { "status", cmd_status, "how much of a process's text is mapped with huge pages" },
+  { "warm", cmd_warm, "fill the page cache with huge folios for each file's text" },
 };
 
 static void

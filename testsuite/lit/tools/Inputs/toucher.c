@@ -1,0 +1,36 @@
+/* Reads all of its own code segment, so that every huge page of it is
+   mapped, then sleeps for argv[1] seconds (default 2) so that it can be
+   sampled.  */
+#define _GNU_SOURCE
+#include <link.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static volatile unsigned long sum;
+
+static int
+touch (struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void) size;
+  (void) data;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    {
+      const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+      const volatile unsigned char *b;
+
+      if (p->p_type != PT_LOAD || !(p->p_flags & PF_X))
+	continue;
+      b = (const unsigned char *) (info->dlpi_addr + p->p_vaddr);
+      for (size_t off = 0; off < p->p_memsz; off += 4096)
+	sum += b[off];
+    }
+  return 1;			/* The program only.  */
+}
+
+int
+main (int argc, char **argv)
+{
+  dl_iterate_phdr (touch, NULL);
+  sleep (argc > 1 ? (unsigned) atoi (argv[1]) : 2);
+  return 0;
+}

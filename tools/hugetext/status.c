@@ -1,0 +1,415 @@
+/* hugetext status PID | -- COMMAND [ARG]...: how much of each
+   file-backed executable mapping of a process is mapped with huge pages
+   (PMD-mapped), and, where little is, the likely reason.  */
+
+#define _GNU_SOURCE
+#include "hugetext.h"
+
+#include "hugetext/json.h"
+#include "hugetext/size.h"
+#include "hugetext/smaps.h"
+#include "hugetext/thp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct status_opts
+{
+  uint64_t page_size;
+  double delay;
+  bool json;
+};
+
+/* One executable file mapping, judged.  */
+struct text_map
+{
+  struct ht_mapping m;
+  char *path;
+  uint64_t size, pmd, eligible;
+  bool congruent;
+  const char *reason;		/* NULL when fully PMD-mapped.  */
+};
+
+struct status
+{
+  struct status_opts *o;
+  enum ht_thp_mode mode;
+  struct text_map *maps;
+  size_t n, cap;
+};
+
+static void
+status_usage (FILE *out)
+{
+  fprintf (out,
+"Usage: %s status [OPTION]... PID\n"
+"       %s status [OPTION]... -- COMMAND [ARG]...\n"
+"List each file-backed executable mapping of process PID (or of COMMAND,\n"
+"started and sampled after --delay seconds): its size, whether its start\n"
+"and file offset are congruent modulo H, and how many bytes the kernel\n"
+"maps with huge pages (FilePmdMapped, ShmemPmdMapped on tmpfs), with the\n"
+"likely reason where that is less than all.\n"
+"\n"
+"  --page-size=SIZE  H (default 2M)\n"
+"  --delay=SECONDS   with COMMAND: when to sample it (default 1)\n"
+"  --json            one JSON document on standard output\n"
+"  -h, --help        this text\n"
+"\n"
+"Exit status: 0 reported; 2 bad usage; 3 no such process; 4 permission\n"
+"denied; 5 the kernel has no transparent huge pages (reported anyway).\n",
+	   ht_progname, ht_progname);
+}
+
+/* Why the mapping M is not fully PMD-mapped.  */
+static const char *
+explain (const struct status *st, const struct text_map *t)
+{
+  struct ht_fs_info fs;
+  int fd;
+  const char *why = NULL;
+
+  if (st->mode == HT_THP_UNAVAILABLE)
+    return "the kernel has no transparent huge pages";
+  if (!t->congruent)
+    return "not aligned: the start and the file offset differ modulo H "
+	   "(link with -z hugetext)";
+  if (t->eligible == 0)
+    return "smaller than one aligned huge page";
+  if (st->mode == HT_THP_NEVER)
+    return "transparent huge pages are disabled (enabled=never)";
+  if (t->m.vm_nohugepage)
+    return "the process turned huge pages off for it (MADV_NOHUGEPAGE or "
+	   "PR_SET_THP_DISABLE)";
+  /* The kernel maps a huge page on the first touch of its range: text the
+     program has not run yet is not mapped at all.  */
+  if (t->m.rss < t->eligible && t->m.rss <= t->pmd)
+    return "the rest has not been run yet: the kernel maps text, huge or "
+	   "not, on first use";
+  fd = open (t->path, O_RDONLY | O_CLOEXEC);
+  if (fd >= 0 && ht_fs_info (fd, &fs) == 0)
+    {
+      if (fs.shmem)
+	why = "tmpfs gives huge pages only when mounted with huge=always or "
+	      "huge=within_size";
+      else if (fs.folios == HT_FS_SMALL_FOLIOS)
+	why = "the kernel lacks large-folio support for this filesystem";
+    }
+  if (fd >= 0)
+    close (fd);
+  if (why == NULL)
+    why = "the page cache holds small folios for this file "
+	  "(run 'hugetext warm FILE', then restart the program)";
+  return why;
+}
+
+static int
+add_mapping (void *ctx, const struct ht_mapping *m)
+{
+  struct status *st = ctx;
+  uint64_t h = st->o->page_size;
+  struct text_map *t;
+  uint64_t first, last;
+
+  if (m->perms[2] != 'x' || m->path_len == 0 || m->path[0] != '/')
+    return 0;
+  if (st->n == st->cap)
+    {
+      size_t cap = st->cap ? st->cap * 2 : 64;
+      struct text_map *grown = realloc (st->maps, cap * sizeof *grown);
+
+      if (grown == NULL)
+	return -1;
+      st->maps = grown;
+      st->cap = cap;
+    }
+  t = &st->maps[st->n];
+  memset (t, 0, sizeof *t);
+  t->m = *m;
+  t->path = strndup (m->path, m->path_len);
+  if (t->path == NULL)
+    return -1;
+  t->m.path = t->path;
+  t->size = m->end - m->start;
+  t->pmd = m->file_pmd_mapped + m->shmem_pmd_mapped;
+  t->congruent = m->start % h == m->offset % h;
+  first = (m->start + h - 1) / h * h;
+  last = m->end / h * h;
+  t->eligible = t->congruent && last > first ? last - first : 0;
+  st->n++;
+  return 0;
+}
+
+/* Read all of PATH into a malloc'd buffer.  */
+static char *
+slurp (const char *path, size_t *len)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  size_t cap = 1 << 16, n = 0;
+  char *buf;
+  ssize_t r;
+
+  if (fd < 0)
+    return NULL;
+  buf = malloc (cap);
+  while (buf != NULL && (r = read (fd, buf + n, cap - n)) > 0)
+    {
+      n += (size_t) r;
+      if (n == cap)
+	{
+	  char *grown = realloc (buf, cap *= 2);
+
+	  if (grown == NULL)
+	    free (buf);
+	  buf = grown;
+	}
+    }
+  if (buf != NULL && r < 0)
+    {
+      int e = errno;
+
+      free (buf);
+      buf = NULL;
+      errno = e;
+    }
+  close (fd);
+  *len = n;
+  return buf;
+}
+
+static void
+report_text (const struct status *st, long pid)
+{
+  uint64_t size = 0, pmd = 0, eligible = 0;
+  char a[32], b[32], c[32];
+  size_t i;
+
+  printf ("process %ld, THP %s, H %s\n", pid, ht_thp_mode_name (st->mode),
+	  ht_format_size (st->o->page_size, a));
+  for (i = 0; i < st->n; i++)
+    {
+      const struct text_map *t = &st->maps[i];
+
+      size += t->size;
+      pmd += t->pmd;
+      eligible += t->eligible;
+      printf ("  %s\n    %#llx-%#llx offset %#llx: %s, %s, PMD-mapped %s "
+	      "(%.0f%%)\n", t->path, (unsigned long long) t->m.start,
+	      (unsigned long long) t->m.end, (unsigned long long) t->m.offset,
+	      ht_format_size (t->size, a),
+	      t->congruent ? "congruent mod H" : "not congruent mod H",
+	      ht_format_size (t->pmd, b),
+	      t->size ? 100.0 * (double) t->pmd / (double) t->size : 0.0);
+      if (t->reason != NULL)
+	printf ("    why not all: %s\n", t->reason);
+    }
+  printf ("total: %zu executable file mappings, %s of text, %s in aligned "
+	  "huge pages' reach, %s PMD-mapped (%.0f%%)\n", st->n,
+	  ht_format_size (size, a), ht_format_size (eligible, b),
+	  ht_format_size (pmd, c),
+	  size ? 100.0 * (double) pmd / (double) size : 0.0);
+}
+
+static void
+report_json (const struct status *st, long pid)
+{
+  struct ht_json j;
+  uint64_t size = 0, pmd = 0;
+  size_t i;
+
+  ht_json_init (&j, stdout);
+  ht_json_object (&j, NULL);
+  ht_json_u64 (&j, "pid", (uint64_t) pid);
+  ht_json_str (&j, "thp", ht_thp_mode_name (st->mode));
+  ht_json_u64 (&j, "page_size", st->o->page_size);
+  ht_json_array (&j, "mappings");
+  for (i = 0; i < st->n; i++)
+    {
+      const struct text_map *t = &st->maps[i];
+
+      size += t->size;
+      pmd += t->pmd;
+      ht_json_object (&j, NULL);
+      ht_json_str (&j, "path", t->path);
+      ht_json_u64 (&j, "start", t->m.start);
+      ht_json_u64 (&j, "end", t->m.end);
+      ht_json_u64 (&j, "offset", t->m.offset);
+      ht_json_u64 (&j, "size", t->size);
+      ht_json_bool (&j, "congruent", t->congruent);
+      ht_json_u64 (&j, "eligible", t->eligible);
+      ht_json_u64 (&j, "file_pmd_mapped", t->m.file_pmd_mapped);
+      ht_json_u64 (&j, "shmem_pmd_mapped", t->m.shmem_pmd_mapped);
+      ht_json_bool (&j, "madv_hugepage", t->m.vm_hugepage);
+      if (t->reason != NULL)
+	ht_json_str (&j, "reason", t->reason);
+      else
+	ht_json_null (&j, "reason");
+      ht_json_end_object (&j);
+    }
+  ht_json_end_array (&j);
+  ht_json_u64 (&j, "text_bytes", size);
+  ht_json_u64 (&j, "pmd_mapped_bytes", pmd);
+  ht_json_end_object (&j);
+  fputc ('\n', stdout);
+}
+
+/* Sample process PID.  Returns the exit status.  */
+static int
+sample (long pid, struct status_opts *o)
+{
+  struct status st = { o, ht_thp_mode (), NULL, 0, 0 };
+  char path[64], err[HT_ERRLEN];
+  size_t len, i;
+  char *buf;
+  int status;
+
+  snprintf (path, sizeof path, "/proc/%ld/smaps", pid);
+  buf = slurp (path, &len);
+  if (buf == NULL)
+    {
+      int e = errno;
+
+      fprintf (stderr, "%s status: process %ld: %s\n", ht_progname, pid,
+	       e == ENOENT || e == ESRCH ? "no such process"
+	       : e == EACCES || e == EPERM
+	       ? "permission denied (another user's process needs root or "
+		 "CAP_SYS_PTRACE)" : strerror (e));
+      return e == ENOENT || e == ESRCH ? HT_EXIT_NO_PROCESS
+	     : e == EACCES || e == EPERM ? HT_EXIT_PERMISSION
+	     : HT_EXIT_BAD_INPUT;
+    }
+  if (len == 0)
+    {
+      free (buf);
+      fprintf (stderr, "%s status: process %ld has no mappings (a kernel "
+	       "thread, or it has exited)\n", ht_progname, pid);
+      return HT_EXIT_NO_PROCESS;
+    }
+  status = ht_smaps_parse (buf, len, add_mapping, &st, err);
+  if (status != 0)
+    {
+      fprintf (stderr, "%s status: %s: %s\n", ht_progname, path,
+	       status == -1 && err[0] ? err : "out of memory");
+      status = HT_EXIT_BAD_INPUT;
+    }
+  else
+    {
+      for (i = 0; i < st.n; i++)
+	if (st.maps[i].pmd < st.maps[i].size)
+	  st.maps[i].reason = explain (&st, &st.maps[i]);
+      if (o->json)
+	report_json (&st, pid);
+      else
+	report_text (&st, pid);
+      status = st.mode == HT_THP_UNAVAILABLE ? HT_EXIT_NO_THP : HT_EXIT_OK;
+    }
+  for (i = 0; i < st.n; i++)
+    free (st.maps[i].path);
+  free (st.maps);
+  free (buf);
+  return status;
+}
+
+/* Start COMMAND, sample it after the delay, then wait for it.  */
+static int
+sample_command (char **argv, struct status_opts *o)
+{
+  struct timespec step = { 0, 20 * 1000 * 1000 };
+  double waited = 0;
+  int wstatus, status;
+  pid_t pid;
+
+  fflush (NULL);
+  pid = fork ();
+  if (pid < 0)
+    {
+      fprintf (stderr, "%s status: fork: %s\n", ht_progname, strerror (errno));
+      return HT_EXIT_BAD_INPUT;
+    }
+  if (pid == 0)
+    {
+      execvp (argv[0], argv);
+      fprintf (stderr, "%s status: %s: %s\n", ht_progname, argv[0],
+	       strerror (errno));
+      _exit (127);
+    }
+  while (waited < o->delay)
+    {
+      if (waitpid (pid, &wstatus, WNOHANG) == pid)
+	{
+	  fprintf (stderr, "%s status: %s exited before it was sampled "
+		   "(status %d); give a shorter --delay\n", ht_progname,
+		   argv[0], WIFEXITED (wstatus) ? WEXITSTATUS (wstatus) : -1);
+	  return HT_EXIT_NO_PROCESS;
+	}
+      nanosleep (&step, NULL);
+      waited += 0.02;
+    }
+  status = sample (pid, o);
+  waitpid (pid, &wstatus, 0);
+  return status;
+}
+
+int
+cmd_status (int argc, char **argv)
+{
+  static const struct option longopts[] = {
+    { "page-size", required_argument, NULL, 'p' },
+    { "delay", required_argument, NULL, 'd' },
+    { "json", no_argument, NULL, 'j' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+  };
+  struct status_opts o = { 0x200000, 1.0, false };
+  char *end;
+  long pid;
+  int c;
+
+  optind = 1;
+  while ((c = getopt_long (argc, argv, "+h", longopts, NULL)) != -1)
+    switch (c)
+      {
+      case 'p':
+	if (ht_parse_size (optarg, &o.page_size) != 0 || o.page_size < 4096
+	    || (o.page_size & (o.page_size - 1)) != 0)
+	  {
+	    fprintf (stderr, "%s status: invalid --page-size '%s'\n",
+		     ht_progname, optarg);
+	    return HT_EXIT_BAD_INPUT;
+	  }
+	break;
+      case 'd':
+	o.delay = strtod (optarg, &end);
+	if (*end != '\0' || o.delay < 0 || o.delay > 3600)
+	  {
+	    fprintf (stderr, "%s status: invalid --delay '%s'\n", ht_progname,
+		     optarg);
+	    return HT_EXIT_BAD_INPUT;
+	  }
+	break;
+      case 'j': o.json = true; break;
+      case 'h': status_usage (stdout); return HT_EXIT_OK;
+      default: status_usage (stderr); return HT_EXIT_BAD_INPUT;
+      }
+  if (optind < argc && strcmp (argv[optind - 1], "--") == 0)
+    return sample_command (argv + optind, &o);
+  if (optind + 1 != argc)
+    {
+      status_usage (stderr);
+      return HT_EXIT_BAD_INPUT;
+    }
+  pid = strtol (argv[optind], &end, 10);
+  if (*end != '\0' || pid <= 0)
+    {
+      fprintf (stderr, "%s status: '%s' is not a process ID\n", ht_progname,
+	       argv[optind]);
+      return HT_EXIT_BAD_INPUT;
+    }
+  return sample (pid, &o);
+}
