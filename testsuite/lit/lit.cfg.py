@@ -105,6 +105,14 @@ os.makedirs(config.test_exec_root, exist_ok=True)
 if large_folios(config.test_exec_root):
     config.available_features.add("large-folios")
 
+# The kernel matrix's VMs (testsuite/kernel/prepare.sh fills
+# BUILD/kernel-matrix): %vm-run KERNEL CMD boots KERNEL under QEMU and runs
+# the shell command CMD in it.
+matrix = os.path.join(config.hugetext_build_dir, "kernel-matrix")
+if os.path.isfile(os.path.join(matrix, "kernels")):
+    config.available_features.add("kernel-matrix")
+config.substitutions.append(("%vm-run", "%s %s" % (os.path.join(
+    config.hugetext_source_dir, "testsuite", "kernel", "vm-run"), matrix)))
 # Runs aarch64 programs on this machine (Debian's qemu-user-static).
 qemu_aarch64 = "/usr/bin/qemu-aarch64-static"
 if os.access(qemu_aarch64, os.X_OK):

@@ -1,0 +1,11 @@
+# 3 MiB of code behind a function that returns at once: the large code
+# segment of every kernel-matrix program and of libbig.so.
+	.text
+	.globl	bigfn
+	.type	bigfn, @function
+bigfn:
+	xorl	%eax, %eax
+	ret
+	.skip	0x300000, 0xcc
+	.size	bigfn, .-bigfn
+	.section .note.GNU-stack,"",@progbits

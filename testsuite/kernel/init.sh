@@ -1,0 +1,26 @@
+#!/bin/busybox sh
+# /init of the kernel matrix's initramfs: mount what the tests need, then
+# give expect a shell on the console.  Busybox only, no udev.
+/bin/busybox --install -s /bin
+export PATH=/bin:/usr/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+for m in $(cat /modules/order 2>/dev/null); do
+	insmod "/modules/$m.ko" 2>/dev/null
+done
+# Deterministic load addresses: a loader that does not align a PIE to
+# 2 MiB must not do so by chance.
+echo 0 >/proc/sys/kernel/randomize_va_space
+mkdir -p /mnt/ext4 /mnt/xfs /mnt/tmpfs
+mount -o ro -t ext4 /dev/vda /mnt/ext4 || echo "HUGETEXT-VM-ERROR ext4"
+mount -o ro -t xfs /dev/vdb /mnt/xfs || echo "HUGETEXT-VM-ERROR xfs"
+if mount -t tmpfs -o huge=always,size=512m tmpfs /mnt/tmpfs; then
+	cp -a /mnt/ext4/cases /mnt/tmpfs/
+else
+	echo "HUGETEXT-VM-ERROR tmpfs"
+fi
+thp=/sys/kernel/mm/transparent_hugepage/enabled
+echo "HUGETEXT-VM-READY kernel=$(uname -r) thp=$(cat $thp 2>/dev/null | tr ' ' ,)"
+export PS1='HT# '
+exec setsid cttyhack sh

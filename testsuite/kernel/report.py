@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""The kernel matrix's report: one table, kernel x case, from results.tsv.
+
+Usage: report.py RESULTS.tsv > report.txt
+Each cell shows whether the text started on a 2 MiB boundary and how many
+of its bytes were PMD-mapped; "!" marks a result that broke its
+expectation.
+"""
+
+import csv
+import sys
+
+
+def main(path):
+    rows = list(csv.DictReader(open(path), delimiter="\t"))
+    kernels = sorted({r["kernel"] for r in rows})
+    cases = []
+    table = {}
+    for r in rows:
+        case = (r["mode"], r["fs"], r["producer"], r["kind"], r["method"])
+        if case not in table:
+            cases.append(case)
+            table[case] = {}
+        mib = lambda b: "%.0f" % (int(b) / 1048576)
+        table[case][r["kernel"]] = "%s %s/%s MiB%s" % (
+            "aligned" if r["aligned"] == "1" else "unaligned",
+            mib(r["pmd"]), mib(r["text"]),
+            "" if r["verdict"] == "ok" else " !")
+    head = ["THP", "fs", "producer", "kind", "method"] + kernels
+    widths = [max(len(h), 8) for h in head]
+    lines = []
+    for case in cases:
+        cells = list(case) + [table[case].get(k, "-") for k in kernels]
+        lines.append(cells)
+        widths = [max(w, len(c)) for w, c in zip(widths, cells)]
+    fmt = "  ".join("%%-%ds" % w for w in widths)
+    print("kernel matrix: text aligned to 2 MiB?, PMD-mapped / text")
+    print(fmt % tuple(head))
+    for cells in lines:
+        print(fmt % tuple(cells))
+    bad = sum(1 for r in rows if r["verdict"] != "ok")
+    print("%d cells, %d as expected, %d not" % (len(rows), len(rows) - bad, bad))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
