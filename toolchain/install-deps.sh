@@ -24,7 +24,7 @@ HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
 	dejagnu expect bc elfutils
 	cmake ninja-build clang-19 lld-19 llvm-19 llvm-19-dev llvm-19-tools
 	libclang-rt-19-dev qemu-user-static binutils-dev
-	qemu-system-x86 busybox-static xfsprogs e2fsprogs"
+	qemu-system-x86 busybox-static xfsprogs e2fsprogs libelf-dev"
 
 # The suite whose sources we need, and the file we add for them.
 SRC_SUITE=bookworm

@@ -39,6 +39,12 @@ for series in '6\.1\.0-[0-9]+' '6\.12\.[0-9]+\+deb12'; do
 	echo "$pkg $dir" >>"$out/kernels"
 done
 
+# Our own kernel: linux-source-6.12 with the seed patch and
+# READ_ONLY_THP_FOR_FS, everything built in.
+bzimage=$(sh "$here/build-kernel.sh" "$build") ||
+	{ msg "building the patched kernel failed"; exit 1; }
+echo "hugetext-6.12 $(dirname "$bzimage")" >>"$out/kernels"
+
 sh "$here/build-cases.sh" "$build" "$out" >&2
 
 # The disks: ext4 by mkfs -d, XFS by a proto file.
@@ -93,7 +99,7 @@ while read -r pkg dir; do
 	for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev \
 		 virtio_pci crc32c_generic crc16 mbcache jbd2 ext4 libcrc32c \
 		 xfs virtio_blk; do
-		ko=$(find "$dir/lib/modules" -name "$m.ko*" | head -1)
+		ko=$(find "$dir/lib/modules" -name "$m.ko*" 2>/dev/null | head -1)
 		[ -n "$ko" ] || continue	# Built in.
 		case $ko in
 		*.xz) xz -dc "$ko" >"$root/modules/$m.ko" ;;
@@ -103,7 +109,11 @@ while read -r pkg dir; do
 	done
 	(cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null) |
 		gzip -1 >"$out/initrd-$pkg.gz"
-	ls "$dir"/boot/vmlinuz-* >"$out/vmlinuz-$pkg.path"
+	if [ -f "$dir/bzImage" ]; then
+		echo "$dir/bzImage" >"$out/vmlinuz-$pkg.path"
+	else
+		ls "$dir"/boot/vmlinuz-* >"$out/vmlinuz-$pkg.path"
+	fi
 	rm -rf "$root"
 done <"$out/kernels"
 msg "ready: $(wc -l <"$out/kernels") kernels, $(find "$out/cases" -name probe | wc -l) programs"

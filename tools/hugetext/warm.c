@@ -257,7 +257,9 @@ warm_file (const char *path, const struct warm_opts *o,
   if (ht_fs_info (fd, &fs) == 0)
     {
       r->fs = fs.name;
-      if (fs.network || fs.folios == HT_FS_SMALL_FOLIOS)
+      /* MADV_COLLAPSE needs no large folios in the filesystem
+	 (READ_ONLY_THP_FOR_FS), readahead does.  */
+      if (fs.network || (fs.folios == HT_FS_SMALL_FOLIOS && !o->collapse))
 	{
 	  r->status = HT_EXIT_FILESYSTEM;
 	  r->error = fs.network
