@@ -187,18 +187,26 @@ fail:
   return -1;
 }
 
-int
-cmdline_read_self (struct cmdline *cmd)
+char *
+cmdline_read_raw (size_t *len)
 {
   FILE *f = fopen ("/proc/self/cmdline", "r");
   char *buf;
-  size_t len;
-  int status;
 
   if (f == NULL)
-    return -1;
-  buf = read_all (f, &len);
+    return NULL;
+  buf = read_all (f, len);
   fclose (f);
+  return buf;
+}
+
+int
+cmdline_read_self (struct cmdline *cmd)
+{
+  size_t len;
+  int status;
+  char *buf = cmdline_read_raw (&len);
+
   if (buf == NULL)
     return -1;
   status = cmdline_parse (cmd, buf, len);

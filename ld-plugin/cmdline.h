@@ -19,6 +19,11 @@ struct cmdline
    errno set.  */
 int cmdline_read_self (struct cmdline *cmd);
 
+/* The raw contents of /proc/self/cmdline (NUL-separated, response files
+   not expanded), malloc'd and NUL-terminated, its length in *LEN; NULL
+   with errno set on failure.  */
+char *cmdline_read_raw (size_t *len);
+
 /* Split the NUL-separated strings in BUF (LEN bytes) into CMD, expanding
    response files.  Returns 0, or -1 with errno set.  */
 int cmdline_parse (struct cmdline *cmd, const char *buf, size_t len);

@@ -313,28 +313,13 @@ static void
 relink (const char *decide)
 {
   struct cmdline raw;
-  FILE *f = fopen ("/proc/self/cmdline", "r");
-  char buf[1 << 16], *all = NULL;
-  size_t len = 0, n, i, start = 0;
+  size_t len = 0, i, start = 0;
+  char *all = cmdline_read_raw (&len);
   pid_t pid;
   int status;
 
-  if (f == NULL)
+  if (all == NULL)
     goto fail;
-  while ((n = fread (buf, 1, sizeof buf, f)) > 0)
-    {
-      char *grown = realloc (all, len + n);
-
-      if (grown == NULL)
-	{
-	  fclose (f);
-	  goto fail;
-	}
-      all = grown;
-      memcpy (all + len, buf, n);
-      len += n;
-    }
-  fclose (f);
   raw.argc = 0;
   raw.argv = calloc (len + 2, sizeof *raw.argv);
   if (raw.argv == NULL)
