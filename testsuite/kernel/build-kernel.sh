@@ -35,7 +35,8 @@ fi
 stamp=$(cat "$here"/patches/*.patch | md5sum | cut -c1-16)
 if [ "$(cat "$work.stamp" 2>/dev/null)" != "$stamp" ]; then
 	rm -rf "$work" "$obj"
-	cp -al "$src" "$work"
+	# Hard links where the cache and the build share a filesystem.
+	cp -al "$src" "$work" 2>/dev/null || { rm -rf "$work"; cp -a "$src" "$work"; }
 	for p in "$here"/patches/*.patch; do
 		patch -s -p1 -d "$work" <"$p" ||
 			{ msg "$(basename "$p") does not apply"; exit 1; }
