@@ -20,7 +20,7 @@ mkdir -p "$work"
 
 cc -O1 -c "$here/probe.c" -o "$work/probe.o"
 cc -O1 -fPIE -c "$here/probe.c" -o "$work/probe-pie.o"
-cc -c "$here/big.s" -o "$work/big.o"
+cc -c "$here/../lib/big-text.s" -o "$work/big.o"
 
 # flags PRODUCER: the linker flags of a producer.
 flags() {

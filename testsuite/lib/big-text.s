@@ -1,5 +1,6 @@
 # 3 MiB of code behind a function that returns at once: the large code
-# segment of every kernel-matrix program and of libbig.so.
+# segment of the test programs that need one (the plugin's DejaGnu tests,
+# the tools' lit tests, the kernel matrix's programs and libbig.so).
 	.text
 	.globl	bigfn
 	.type	bigfn, @function
