@@ -515,19 +515,27 @@ binutils_config() {
 		"$@"
 }
 
+# configured_with BUILD MARKER CONFIG: whether BUILD holds a configuration
+# (MARKER, a file the configure step leaves, exists) made from CONFIG.
+configured_with() {
+	[ -f "$1/$2" ] && [ "$(cat "$1.configured" 2>/dev/null)" = "$3" ]
+}
+
+# start_configure NAME BUILD: an empty BUILD for a new configuration.
+start_configure() {
+	msg "$1: configuring in $(repo_rel "$2")"
+	rm -rf "$2" "$2.configured"
+	mkdir -p "$2"
+}
+
 # configure_binutils NAME SRC BUILD [OPTION...]: configure binutils
 # (NAME: for messages and logs) with the common flags and OPTIONs.
 configure_binutils() {
 	local name=$1 src=$2 build=$3 config
 	shift 3
 	config=$(binutils_config "$@")
-	if [ -f "$build/config.status" ] &&
-		[ "$(cat "$build.configured" 2>/dev/null)" = "$config" ]; then
-		return 0
-	fi
-	msg "$name: configuring in $(repo_rel "$build")"
-	rm -rf "$build" "$build.configured"
-	mkdir -p "$build"
+	configured_with "$build" config.status "$config" && return 0
+	start_configure "$name" "$build"
 	# shellcheck disable=SC2046 # one word per option
 	(cd "$build" && run_logged "$LOGS/$name-configure.log" \
 		"$src/configure" $(printf '%s\n' "$config" | grep '^--'))
@@ -640,13 +648,8 @@ lld_config() {
 configure_lld() {
 	local src=$1 build=$2 config args=()
 	config=$(lld_config)
-	if [ -f "$build/build.ninja" ] &&
-		[ "$(cat "$build.configured" 2>/dev/null)" = "$config" ]; then
-		return 0
-	fi
-	msg "lld: configuring in $(repo_rel "$build")"
-	rm -rf "$build" "$build.configured"
-	mkdir -p "$build"
+	configured_with "$build" build.ninja "$config" && return 0
+	start_configure lld "$build"
 	mapfile -t args < <(printf '%s\n' "$config" | grep -v '^[A-Z]*FLAGS=')
 	run_logged "$LOGS/lld-cmake.log" \
 		cmake -S "$src/lld" -B "$build" "${args[@]}"
