@@ -68,15 +68,8 @@ parse_opts (int argc, char **argv, struct check_opts *o)
     switch (c)
       {
       case 'p':
-	if (parse_size_opt ("--page-size", optarg, &o->layout.page_size))
+	if (tool_parse_page_size ("check", optarg, &o->layout.page_size))
 	  return -1;
-	if ((o->layout.page_size & (o->layout.page_size - 1)) != 0
-	    || o->layout.page_size < 4096)
-	  {
-	    fprintf (stderr, "%s check: invalid --page-size '%s': not a "
-		     "power of two of at least 4K\n", ht_progname, optarg);
-	    return -1;
-	  }
 	break;
       case 'm':
 	if (parse_size_opt ("--min-size", optarg, &o->layout.min_size))

@@ -3,6 +3,8 @@
 #ifndef HUGETEXT_TOOL_H
 #define HUGETEXT_TOOL_H
 
+#include <stdint.h>
+
 /* Exit codes shared by the subcommands.  */
 enum
 {
@@ -19,6 +21,10 @@ enum
 };
 
 extern const char *ht_progname;
+
+/* Parse --page-size ARG for subcommand CMD into *OUT: a size, a power of
+   two of at least 4K.  Returns 0, or -1 after saying what is wrong.  */
+int tool_parse_page_size (const char *cmd, const char *arg, uint64_t *out);
 
 int cmd_check (int argc, char **argv);
 int cmd_status (int argc, char **argv);

@@ -351,13 +351,8 @@ cmd_warm (int argc, char **argv)
     switch (c)
       {
       case 'p':
-	if (ht_parse_size (optarg, &o.page_size) != 0 || o.page_size < 4096
-	    || (o.page_size & (o.page_size - 1)) != 0)
-	  {
-	    fprintf (stderr, "%s warm: invalid --page-size '%s'\n",
-		     ht_progname, optarg);
-	    return HT_EXIT_BAD_INPUT;
-	  }
+	if (tool_parse_page_size ("warm", optarg, &o.page_size) != 0)
+	  return HT_EXIT_BAD_INPUT;
 	break;
       case 'c': o.collapse = true; break;
       case 'n': o.no_drop = true; break;
