@@ -243,6 +243,7 @@ report_json (const struct status *st, long pid)
       ht_json_u64 (&j, "size", t->size);
       ht_json_bool (&j, "congruent", t->congruent);
       ht_json_u64 (&j, "eligible", t->eligible);
+      ht_json_u64 (&j, "rss", t->m.rss);
       ht_json_u64 (&j, "file_pmd_mapped", t->m.file_pmd_mapped);
       ht_json_u64 (&j, "shmem_pmd_mapped", t->m.shmem_pmd_mapped);
       ht_json_bool (&j, "madv_hugepage", t->m.vm_hugepage);
