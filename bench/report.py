@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn the measurements of bench/run-benchmarks into results.md and runs.png.
 
-Usage: bench/report.py RESULTS_DIR
+Usage: bench/report.py [--no-plot] RESULTS_DIR
 
 Reads, from RESULTS_DIR:
   runs.tsv      WORKLOAD VARIANT ROUND NS ITLB_MISSES ("-" when not counted);
@@ -194,7 +194,7 @@ def plot(runs, path):
     fig.savefig(path, dpi=110)
 
 
-def main(results):
+def main(results, with_plot=True):
     runs = read_rows(os.path.join(results, "runs.tsv"))
     if not runs:
         sys.exit(f"report.py: no runs in {results}/runs.tsv")
@@ -208,10 +208,14 @@ def main(results):
             read_text(os.path.join(results, "tlb-reach.txt")), "```", ""]
     with open(os.path.join(results, "results.md"), "w") as f:
         f.write("\n".join(out))
-    plot(runs, os.path.join(results, "runs.png"))
+    if with_plot:
+        plot(runs, os.path.join(results, "runs.png"))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: report.py RESULTS_DIR")
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    with_plot = "--no-plot" not in args
+    args = [a for a in args if a != "--no-plot"]
+    if len(args) != 1:
+        sys.exit("usage: report.py [--no-plot] RESULTS_DIR")
+    main(args[0], with_plot)

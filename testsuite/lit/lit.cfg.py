@@ -80,6 +80,9 @@ for tool, feature in (("ld.bfd", "ld.bfd"), ("ld.lld", "ld.lld"),
 config.substitutions.append(("%bindir", bindir))
 config.substitutions.append(("%libdir", os.path.join(
     config.hugetext_build_dir, "lib")))
+# The benchmark's scripts, for the tests of their parts.
+config.substitutions.append(("%bench", os.path.join(
+    config.hugetext_source_dir, "bench")))
 
 if os.geteuid() == 0:
     config.available_features.add("root")
