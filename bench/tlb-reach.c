@@ -31,30 +31,13 @@
 #include <unistd.h>
 
 #include "hugetext/smaps.h"
+#include "bench.h"
 
 #define REGION (64ul << 20)
 #define HUGE (2ul << 20)
 #define PAGE 4096ul
 #define PAGES (REGION / PAGE)
 #define STEPS (PAGES * 64)
-
-static uint64_t
-next_random (uint64_t *state)
-{
-  uint64_t x = *state;
-  x ^= x << 13;
-  x ^= x >> 7;
-  x ^= x << 17;
-  return *state = x;
-}
-
-static double
-seconds (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 struct huge_query
 {
@@ -124,10 +107,10 @@ walk_ns (char *p, const uint32_t *order, bool dense)
   void **at = slot_of (p, order[0], dense);
   for (size_t i = 0; i < PAGES; i++)	/* Warm the caches.  */
     at = *at;
-  double t0 = seconds ();
+  double t0 = bench_seconds ();
   for (size_t i = 0; i < STEPS; i++)
     at = *at;
-  double t1 = seconds ();
+  double t1 = bench_seconds ();
   /* Keep the walk.  */
   if (at == NULL)
     abort ();
@@ -153,16 +136,7 @@ main (int argc, char **argv)
     }
 
   static uint32_t order[PAGES];
-  uint64_t state = 0x2545f4914f6cdd1du;
-  for (size_t i = 0; i < PAGES; i++)
-    order[i] = i;
-  for (size_t i = PAGES - 1; i > 0; i--)
-    {
-      size_t j = next_random (&state) % (i + 1);
-      uint32_t t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
+  bench_shuffle (order, PAGES, 0x2545f4914f6cdd1du);
 
   char *dense = make_chain (MADV_NOHUGEPAGE, order, true);
   char *small = make_chain (MADV_NOHUGEPAGE, order, false);

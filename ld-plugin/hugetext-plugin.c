@@ -351,18 +351,39 @@ fail:
   _exit (1);
 }
 
-/* Pad the output's code segment PHDR in a new file, check it, and put
-   it in place of the output.  Returns 0, or -1 with the reason in ERR.  */
+/* Pad the output's code segment PHDR: in place where the file system
+   can insert the gaps without copying, else in a new file put in place
+   of the output.  Returns 0, or -1 with the reason in ERR.  Where an
+   in-place change fails half-way, the output is removed and the link
+   fails, rather than leave a broken program behind.  */
 static int
 finish_layout (const struct ht_elf *elf, int fd, const struct stat *st,
 	       size_t phdr, char err[HT_ERRLEN])
 {
   struct pad_plan plan;
   char tmp[PATH_MAX];
-  int out;
+  int out, done;
 
   if (pad_plan (&plan, elf, phdr, page_size, err) != 0)
     return -1;
+  out = open (output_name, O_RDWR);
+  if (out >= 0)
+    {
+      done = pad_in_place (&plan, elf, out, err);
+      if (close (out) != 0 && done == 0)
+	{
+	  snprintf (err, HT_ERRLEN, "closing: %s", strerror (errno));
+	  done = -1;
+	}
+      if (done == 0)
+	return 0;
+      if (done < 0)
+	{
+	  say ("error: %s: %s; removed", output_name, err);
+	  unlink (output_name);
+	  _exit (1);
+	}
+    }
   if (snprintf (tmp, sizeof tmp, "%s.hugetext-XXXXXX", output_name)
       >= (int) sizeof tmp)
     {

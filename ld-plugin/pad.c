@@ -4,10 +4,12 @@
 #include "pad.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static uint64_t
@@ -189,9 +191,27 @@ copy_range (int in, int out, uint64_t from, uint64_t to, uint64_t off)
   return 0;
 }
 
-int
-pad_write (const struct pad_plan *plan, const struct ht_elf *elf, int in,
-	   int out, char err[HT_ERRLEN])
+/* The ELF, program and section headers of the padded file.  They are
+   built from ELF's before any byte moves, because ELF may map the very
+   file that pad_in_place changes.  */
+struct headers
+{
+  unsigned char eh[64];
+  size_t ehsize, phsize, shsize;
+  uint64_t phoff, shoff;	/* Where they go in the padded file.  */
+  unsigned char *ph, *sh;
+};
+
+static void
+free_headers (struct headers *h)
+{
+  free (h->ph);
+  free (h->sh);
+}
+
+static int
+build_headers (const struct pad_plan *plan, const struct ht_elf *elf,
+	       struct headers *h, char err[HT_ERRLEN])
 {
   const struct layout *l = elf->elf_class == 64 ? &layout64 : &layout32;
   bool be = elf->big_endian;
@@ -200,39 +220,29 @@ pad_write (const struct pad_plan *plan, const struct ht_elf *elf, int in,
   uint64_t shoff = get (ehdr + l->e_shoff, l->word, be);
   uint64_t phentsize = get (ehdr + l->e_phentsize, 2, be);
   uint64_t shentsize = get (ehdr + l->e_shentsize, 2, be);
-  size_t phsize = elf->phnum * phentsize, shsize = elf->shnum * shentsize;
-  unsigned char *ph = NULL, *sh = NULL, eh[64];
-  size_t ehsize = elf->elf_class == 64 ? 64 : 52;
+  unsigned char *ph, *sh;
   size_t i;
-  int status = -1;
 
-  /* The bytes, in three pieces.  */
-  if (copy_range (in, out, 0, plan->front_at, 0) != 0
-      || copy_range (in, out, plan->front_at, plan->tail_at,
-		     shift (plan, plan->front_at)) != 0
-      || copy_range (in, out, plan->tail_at, elf->size,
-		     shift (plan, plan->tail_at)) != 0
-      || ftruncate (out, (off_t) shift (plan, elf->size)) != 0)
-    {
-      snprintf (err, HT_ERRLEN, "copying: %s", strerror (errno));
-      return -1;
-    }
-
-  /* The headers, with the offsets moved.  */
-  ph = malloc (phsize ? phsize : 1);
-  sh = malloc (shsize ? shsize : 1);
+  h->ehsize = elf->elf_class == 64 ? 64 : 52;
+  h->phsize = elf->phnum * phentsize;
+  h->shsize = elf->shnum * shentsize;
+  h->phoff = shift (plan, phoff);
+  h->shoff = shift (plan, shoff);
+  h->ph = ph = malloc (h->phsize ? h->phsize : 1);
+  h->sh = sh = malloc (h->shsize ? h->shsize : 1);
   if (ph == NULL || sh == NULL)
     {
+      free_headers (h);
       snprintf (err, HT_ERRLEN, "out of memory");
-      goto done;
+      return -1;
     }
-  memcpy (eh, ehdr, ehsize);
-  memcpy (ph, elf->data + phoff, phsize);
-  if (shsize != 0)
-    memcpy (sh, elf->data + shoff, shsize);
-  put (eh + l->e_phoff, shift (plan, phoff), l->word, be);
-  if (shsize != 0)
-    put (eh + l->e_shoff, shift (plan, shoff), l->word, be);
+  memcpy (h->eh, ehdr, h->ehsize);
+  memcpy (ph, elf->data + phoff, h->phsize);
+  if (h->shsize != 0)
+    memcpy (sh, elf->data + shoff, h->shsize);
+  put (h->eh + l->e_phoff, h->phoff, l->word, be);
+  if (h->shsize != 0)
+    put (h->eh + l->e_shoff, h->shoff, l->word, be);
   for (i = 0; i < elf->phnum; i++)
     {
       unsigned char *p = ph + i * phentsize;
@@ -257,21 +267,149 @@ pad_write (const struct pad_plan *plan, const struct ht_elf *elf, int in,
   if (plan->last_section != SIZE_MAX)
     put (sh + plan->last_section * shentsize + l->sh_size,
 	 plan->last_section_size, l->word, be);
+  return 0;
+}
 
-  if (pwrite (out, eh, ehsize, 0) != (ssize_t) ehsize
-      || pwrite (out, ph, phsize, (off_t) shift (plan, phoff))
-	 != (ssize_t) phsize
-      || (shsize != 0
-	  && pwrite (out, sh, shsize, (off_t) shift (plan, shoff))
-	     != (ssize_t) shsize))
+static int
+write_headers (const struct headers *h, int fd, char err[HT_ERRLEN])
+{
+  if (pwrite (fd, h->eh, h->ehsize, 0) != (ssize_t) h->ehsize
+      || pwrite (fd, h->ph, h->phsize, (off_t) h->phoff)
+	 != (ssize_t) h->phsize
+      || (h->shsize != 0
+	  && pwrite (fd, h->sh, h->shsize, (off_t) h->shoff)
+	     != (ssize_t) h->shsize))
     {
       snprintf (err, HT_ERRLEN, "writing headers: %s", strerror (errno));
-      goto done;
+      return -1;
     }
-  status = 0;
+  return 0;
+}
 
-done:
-  free (ph);
-  free (sh);
+int
+pad_write (const struct pad_plan *plan, const struct ht_elf *elf, int in,
+	   int out, char err[HT_ERRLEN])
+{
+  struct headers h;
+  int status;
+
+  if (build_headers (plan, elf, &h, err) != 0)
+    return -1;
+  /* The bytes, in three pieces.  */
+  if (copy_range (in, out, 0, plan->front_at, 0) != 0
+      || copy_range (in, out, plan->front_at, plan->tail_at,
+		     shift (plan, plan->front_at)) != 0
+      || copy_range (in, out, plan->tail_at, elf->size,
+		     shift (plan, plan->tail_at)) != 0
+      || ftruncate (out, (off_t) shift (plan, elf->size)) != 0)
+    {
+      snprintf (err, HT_ERRLEN, "copying: %s", strerror (errno));
+      status = -1;
+    }
+  else
+    status = write_headers (&h, out, err);
+  free_headers (&h);
+  return status;
+}
+
+/* A gap to insert: LEN bytes of zeros at AT.  FALLOC_FL_INSERT_RANGE
+   takes whole blocks only, so the gap goes in at the block boundary BASE
+   below AT, and the KEEP bytes from BASE to AT, saved first, are put
+   back in front of it.  */
+struct gap
+{
+  uint64_t at, len, base;
+  size_t keep;
+  unsigned char saved[65536];
+};
+
+/* 0, or 1 where the gap cannot be inserted whole blocks at a time.  */
+static int
+gap_prepare (struct gap *g, int fd, uint64_t at, uint64_t len,
+	     uint64_t block)
+{
+  g->at = at;
+  g->len = len;
+  g->base = at & ~(block - 1);
+  g->keep = (size_t) (at - g->base);
+  if (len == 0)
+    return 0;
+  if (block > sizeof g->saved || (block & (block - 1)) != 0
+      || len % block != 0)
+    return 1;
+  return pread (fd, g->saved, g->keep, (off_t) g->base)
+	 == (ssize_t) g->keep ? 0 : 1;
+}
+
+/* Insert G.  0 done; 1 the file system refused, nothing changed; -1
+   the gap is in but its edges could not be put right.  */
+static int
+gap_insert (const struct gap *g, int fd)
+{
+  static const unsigned char zeros[65536];
+
+  if (g->len == 0)
+    return 0;
+  if (fallocate (fd, FALLOC_FL_INSERT_RANGE, (off_t) g->base,
+		 (off_t) g->len) != 0)
+    return 1;
+  if (g->keep != 0
+      && (pwrite (fd, g->saved, g->keep, (off_t) g->base)
+	  != (ssize_t) g->keep
+	  || pwrite (fd, zeros, g->keep, (off_t) (g->base + g->len))
+	     != (ssize_t) g->keep))
+    return -1;
+  return 0;
+}
+
+/* Take G out again.  */
+static int
+gap_remove (const struct gap *g, int fd)
+{
+  if (g->len == 0)
+    return 0;
+  if (fallocate (fd, FALLOC_FL_COLLAPSE_RANGE, (off_t) g->base,
+		 (off_t) g->len) != 0)
+    return -1;
+  return pwrite (fd, g->saved, g->keep, (off_t) g->base)
+	 == (ssize_t) g->keep ? 0 : -1;
+}
+
+int
+pad_in_place (const struct pad_plan *plan, const struct ht_elf *elf, int fd,
+	      char err[HT_ERRLEN])
+{
+  static struct gap front, tail;
+  struct headers h;
+  struct stat st;
+  int status = 1, r;
+
+  if (fstat (fd, &st) != 0 || st.st_blksize <= 0
+      || (uint64_t) st.st_size != elf->size
+      || plan->tail_at >= elf->size
+      || gap_prepare (&tail, fd, plan->tail_at, plan->tail,
+		      (uint64_t) st.st_blksize) != 0
+      || gap_prepare (&front, fd, plan->front_at, plan->front,
+		      (uint64_t) st.st_blksize) != 0)
+    return 1;
+  if (build_headers (plan, elf, &h, err) != 0)
+    return -1;
+  /* The later gap first, so that the earlier one's offsets still hold.  */
+  r = gap_insert (&tail, fd);
+  if (r == 0)
+    {
+      r = gap_insert (&front, fd);
+      if (r == 1 && gap_remove (&tail, fd) != 0)
+	r = -1;
+    }
+  if (r == 0)
+    status = write_headers (&h, fd, err);
+  else if (r < 0)
+    {
+      snprintf (err, HT_ERRLEN, "moving the code segment: %s",
+		strerror (errno));
+      status = -1;
+    }
+  free_headers (&h);
   return status;
 }

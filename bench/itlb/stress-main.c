@@ -17,28 +17,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "../bench.h"
+
 typedef long stress_fn (long);
 extern stress_fn *const ht_stress_table[];
 extern const long ht_stress_count;
-
-/* xorshift64: the same order on every run and every machine.  */
-static uint64_t
-next_random (uint64_t *state)
-{
-  uint64_t x = *state;
-  x ^= x << 13;
-  x ^= x >> 7;
-  x ^= x << 17;
-  return *state = x;
-}
-
-static double
-seconds (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 int
 main (int argc, char **argv)
@@ -69,24 +52,14 @@ main (int argc, char **argv)
       perror ("malloc");
       return 1;
     }
-  /* Fisher-Yates.  */
-  uint64_t state = 0x9e3779b97f4a7c15u;
-  for (long i = 0; i < n; i++)
-    order[i] = i;
-  for (long i = n - 1; i > 0; i--)
-    {
-      long j = next_random (&state) % (uint64_t) (i + 1);
-      uint32_t t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
+  bench_shuffle (order, n, 0x9e3779b97f4a7c15u);
 
-  double t0 = seconds ();
+  double t0 = bench_seconds ();
   long sum = 0;
   for (long r = 0; r < rounds; r++)
     for (long i = 0; i < n; i++)
       sum = ht_stress_table[order[i]] (sum);
-  double t1 = seconds ();
+  double t1 = bench_seconds ();
 
   printf ("%ld calls over %ld pages: %.2f ns per call\n", rounds * n, n,
 	  (t1 - t0) * 1e9 / (rounds * n));

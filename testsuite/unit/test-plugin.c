@@ -233,6 +233,73 @@ pad_elf32_msb (void)
   pad_one (32, true);
 }
 
+/* Padding in place gives the same bytes as padding into a new file,
+   also with the file mapped while it changes, as the plugin has it.  The
+   code ends mid-block, so the tail gap goes in at a block boundary and
+   the end of the code is put back in front of it.  */
+static void
+pad_in_place_one (unsigned cls, bool be)
+{
+  struct eb_elf spec = linked (cls, be);
+  size_t len, outlen;
+  unsigned char *img = eb_build (&spec, &len), *want, *got, *map;
+  struct ht_elf elf, mapped;
+  struct pad_plan plan;
+  char err[HT_ERRLEN];
+  int in, out, fd, r;
+
+  for (size_t i = 0x1000; i < 0x301100; i += 0x333)
+    img[i] = (unsigned char) i;
+  in = file_with (img, len);
+  out = file_with (NULL, 0);
+  fd = file_with (img, len);
+  CHECK (in >= 0 && out >= 0 && fd >= 0);
+  CHECK (ht_elf_parse (&elf, img, len, err) == 0);
+  CHECK (pad_plan (&plan, &elf, 1, 0x200000, err) == 0);
+  CHECK_EQ (plan.tail_at, 0x301100);
+  CHECK (pad_write (&plan, &elf, in, out, err) == 0);
+
+  map = mmap (NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+  CHECK (map != MAP_FAILED);
+  CHECK (ht_elf_parse (&mapped, map, len, err) == 0);
+  r = pad_in_place (&plan, &mapped, fd, err);
+  if (r == 1)
+    SKIP ("the file system of tmpfile() cannot insert ranges");
+  else
+    {
+      CHECK_EQ (r, 0);
+      outlen = (size_t) lseek (out, 0, SEEK_END);
+      CHECK_EQ ((size_t) lseek (fd, 0, SEEK_END), outlen);
+      want = malloc (outlen);
+      got = malloc (outlen);
+      CHECK (want != NULL && got != NULL);
+      CHECK (pread (out, want, outlen, 0) == (ssize_t) outlen);
+      CHECK (pread (fd, got, outlen, 0) == (ssize_t) outlen);
+      CHECK (memcmp (want, got, outlen) == 0);
+      free (want);
+      free (got);
+    }
+  ht_elf_free (&mapped);
+  munmap (map, len);
+  ht_elf_free (&elf);
+  close (in);
+  close (out);
+  close (fd);
+  free (img);
+}
+
+static void
+pad_in_place_elf64_lsb (void)
+{
+  pad_in_place_one (64, false);
+}
+
+static void
+pad_in_place_elf32_msb (void)
+{
+  pad_in_place_one (32, true);
+}
+
 /* A code segment that does not start on a boundary cannot be padded.  */
 static void
 pad_refuses_unaligned (void)
@@ -263,6 +330,8 @@ main (int argc, char **argv)
     UNIT_TEST (plugin_options),
     UNIT_TEST (pad_elf64_lsb),
     UNIT_TEST (pad_elf32_msb),
+    UNIT_TEST (pad_in_place_elf64_lsb),
+    UNIT_TEST (pad_in_place_elf32_msb),
     UNIT_TEST (pad_refuses_unaligned),
   };
   return unit_main ("plugin", tests, sizeof tests / sizeof tests[0], argc,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 int unit_failures;
+const char *unit_skipped;
 
 static bool
 selected (const char *name, int argc, char **argv)
@@ -28,10 +29,15 @@ unit_main (const char *suite, const struct unit_test *tests, size_t n,
       if (!selected (tests[i].name, argc, argv))
 	continue;
       unit_failures = 0;
+      unit_skipped = NULL;
       tests[i].fn ();
       ran++;
-      printf ("%s: %s: %s\n", unit_failures ? "FAIL" : "PASS", suite,
-	      tests[i].name);
+      if (unit_skipped != NULL && !unit_failures)
+	printf ("UNSUPPORTED: %s: %s (%s)\n", suite, tests[i].name,
+		unit_skipped);
+      else
+	printf ("%s: %s: %s\n", unit_failures ? "FAIL" : "PASS", suite,
+		tests[i].name);
       fflush (stdout);
       if (unit_failures)
 	failed++;

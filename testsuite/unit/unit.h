@@ -35,6 +35,11 @@ extern int unit_failures;	/* Failed checks in the current test.  */
     }									\
   while (0)
 
+/* Mark the current test skipped, for REASON (a static string): it
+   reports "UNSUPPORTED: ... (REASON)" unless a check failed.  */
+extern const char *unit_skipped;
+#define SKIP(reason) (unit_skipped = (reason))
+
 struct unit_test
 {
   const char *name;
