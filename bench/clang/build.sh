@@ -19,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 cache=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}
 llvm=/usr/lib/llvm-19
 orig=$cache/llvm/llvm-toolchain-19_19.1.7.orig.tar.xz
-topdir=llvm-toolchain-19_19.1.7
+topdir="llvm-toolchain-19_19.1.7"
 driver=$cache/llvm/clang-driver-19.1.7
 
 [ -x "$llvm/bin/llvm-config" ] || die "no $llvm/bin/llvm-config (install llvm-19-dev)"

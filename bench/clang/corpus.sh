@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Prepare the C corpus that the benchmark's clang compiles: 24 files of
 # BFD (binutils 2.40, the tree the toolchain build patched and
 # configured), preprocessed once by CLANG, so that every run compiles
