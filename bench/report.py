@@ -111,8 +111,9 @@ def runtime_tables(results, runs, out):
                     f"{statistics.median(times):.3f} | "
                     f"{min(times):.3f}–{max(times):.3f} |")
             base = BASELINE.get(v)
-            if base and by[workload, base]:
-                common = sorted(set(rows) & set(by[workload, base]))
+            common = sorted(set(rows) & set(by[workload, base])) \
+                if base else []
+            if common:
                 pairs = [(by[workload, base][r][0], rows[r][0])
                          for r in common]
                 mid, lo, hi = ratio_ci(pairs)
@@ -120,7 +121,7 @@ def runtime_tables(results, runs, out):
             else:
                 line += " | | |"
             cov = coverage(results, workload, v)
-            if cov:
+            if cov and cov[1] > 0:
                 size, rss, pmd = cov
                 line += (f" {pmd / MIB:.1f} of {rss / MIB:.1f} MiB "
                          f"({100 * pmd / rss:.0f} %) |"

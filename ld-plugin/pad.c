@@ -341,8 +341,17 @@ gap_prepare (struct gap *g, int fd, uint64_t at, uint64_t len,
 	 == (ssize_t) g->keep ? 0 : 1;
 }
 
+/* Whether a failed fallocate left the file as it was: these errors
+   come from its checks, before it changes anything.  Any other (ENOSPC,
+   EIO, ...) may come half-way, after the file size changed.  */
+static bool
+refused (int err)
+{
+  return err == EOPNOTSUPP || err == ENOSYS || err == EINVAL;
+}
+
 /* Insert G.  0 done; 1 the file system refused, nothing changed; -1
-   the gap is in but its edges could not be put right.  */
+   the file changed but not as it should.  */
 static int
 gap_insert (const struct gap *g, int fd)
 {
@@ -352,7 +361,7 @@ gap_insert (const struct gap *g, int fd)
     return 0;
   if (fallocate (fd, FALLOC_FL_INSERT_RANGE, (off_t) g->base,
 		 (off_t) g->len) != 0)
-    return 1;
+    return refused (errno) ? 1 : -1;
   if (g->keep != 0
       && (pwrite (fd, g->saved, g->keep, (off_t) g->base)
 	  != (ssize_t) g->keep
@@ -393,7 +402,7 @@ pad_in_place (const struct pad_plan *plan, const struct ht_elf *elf, int fd,
 		      (uint64_t) st.st_blksize) != 0)
     return 1;
   if (build_headers (plan, elf, &h, err) != 0)
-    return -1;
+    return 1;			/* Out of memory; nothing changed.  */
   /* The later gap first, so that the earlier one's offsets still hold.  */
   r = gap_insert (&tail, fd);
   if (r == 0)

@@ -43,7 +43,10 @@ int pad_write (const struct pad_plan *plan, const struct ht_elf *elf,
    FALLOC_FL_INSERT_RANGE: no byte is copied, which on a large program
    saves most of the cost of padding.  Returns 0; 1, with FD unchanged,
    where the file system or the offsets do not allow it (use pad_write);
-   or -1 with the reason in ERR, and FD no longer a valid file.  */
+   or -1 with the reason in ERR, and FD no longer a valid file.  Unlike
+   pad_write and a rename, this is not atomic: a process killed during
+   its few system calls leaves a broken file, as a linker killed while
+   writing its output does.  */
 int pad_in_place (const struct pad_plan *plan, const struct ht_elf *elf,
 		  int fd, char err[HT_ERRLEN]);
 

@@ -12,6 +12,7 @@
 
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,11 @@ main (int argc, char **argv)
     }
 
   long n = ht_stress_count;
+  if (rounds > LONG_MAX / n)
+    {
+      fprintf (stderr, "%s: at most %ld rounds\n", argv[0], LONG_MAX / n);
+      return 2;
+    }
   uint32_t *order = malloc (n * sizeof *order);
   if (order == NULL)
     {
