@@ -181,7 +181,8 @@ main (int argc, char **argv)
   else
     printf ("verdict: limited reach: in 2 MiB pages each access still"
 	    " costs %.0f ns more than without TLB misses; the TLB holds"
-	    " translations smaller than 2 MiB (in a virtual machine: the"
-	    " host maps guest memory with small pages)\n", hm - dm);
+	    " translations smaller than 2 MiB (in a virtual machine,"
+	    " likely because the host maps guest memory with small"
+	    " pages)\n", hm - dm);
   return 0;
 }
