@@ -3,6 +3,7 @@
 
 #include "hugetext/layout.h"
 #include "hugetext/file.h"
+#include "hugetext/machine.h"
 
 #include <elf.h>
 #include <inttypes.h>
@@ -15,22 +16,10 @@
 uint64_t
 ht_default_page_size (const struct ht_elf *elf)
 {
-  switch (elf->machine)
-    {
-    case EM_X86_64:
-    case EM_386:
-    case EM_AARCH64:		/* 4 KiB pages; 16 KiB kernels need 32 MiB.  */
-    case EM_PPC64:		/* 64 KiB max page size, still 2 MiB PMDs.  */
-      return 2 * MiB;
-    case EM_RISCV:
-      return elf->elf_class == 64 ? 2 * MiB : 0;
-    case EM_S390:
-      return 1 * MiB;
-    case EM_LOONGARCH:		/* 16 KiB pages.  */
-      return 32 * MiB;
-    default:
-      return 0;
-    }
+  const struct ht_machine *m = ht_machine_find (elf->machine,
+						elf->elf_class, 0);
+
+  return m != NULL ? m->huge_page : 0;
 }
 
 static bool

@@ -1,6 +1,6 @@
 /* What this kernel and a file's filesystem can do with huge pages for
-   program text (shared/design/architecture.md, "What the kernel does with
-   aligned text").  */
+   program text (docs/kernel-matrix.md says what each kernel does with
+   aligned text).  */
 
 #ifndef HUGETEXT_THP_H
 #define HUGETEXT_THP_H
@@ -19,6 +19,11 @@ enum ht_thp_mode
 /* The mode in /sys/kernel/mm/transparent_hugepage/enabled.  */
 enum ht_thp_mode ht_thp_mode (void);
 const char *ht_thp_mode_name (enum ht_thp_mode mode);
+
+/* The size of a PMD mapping on this kernel, from
+   /sys/kernel/mm/transparent_hugepage/hpage_pmd_size; 0 where the kernel
+   does not say (no THP, or before Linux 4.19).  */
+uint64_t ht_thp_pmd_size (void);
 
 /* The running kernel's version as major * 1000 + minor (6.12 -> 6012).  */
 unsigned ht_kernel_version (void);
