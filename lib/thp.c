@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "hugetext/thp.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/statfs.h>
@@ -69,68 +70,65 @@ ht_kernel_version (void)
   return major * 1000 + minor;
 }
 
+/* lib/filesystems.def, the one table of filesystems; its SINCE column's
+   two words, and its kinds.  */
+#define HT_FS_NEVER UINT_MAX
+#define HT_FS_UNKNOWN_VERSION (UINT_MAX - 1)
+
+enum ht_fs_kind
+{
+  HT_FS_LOCAL,
+  HT_FS_SHMEM,
+  HT_FS_NETWORK,
+};
+
+static const struct
+{
+  const char *name;
+  unsigned long magic;
+  unsigned since;
+  enum ht_fs_kind kind;
+} filesystems[] = {
+#define HT_FS(name, magic, since, kind) { name, magic, since, kind },
+#include "../filesystems.def"
+#undef HT_FS
+};
+
+void
+ht_fs_describe (unsigned long magic, unsigned kernel, struct ht_fs_info *info)
+{
+  info->name = "unknown";
+  info->folios = HT_FS_UNKNOWN;
+  info->shmem = false;
+  info->network = false;
+  for (size_t i = 0; i < sizeof filesystems / sizeof filesystems[0]; i++)
+    if (filesystems[i].magic == magic)
+      {
+	unsigned since = filesystems[i].since;
+
+	info->name = filesystems[i].name;
+	info->shmem = filesystems[i].kind == HT_FS_SHMEM;
+	info->network = filesystems[i].kind == HT_FS_NETWORK;
+	if (since == HT_FS_UNKNOWN_VERSION)
+	  info->folios = HT_FS_UNKNOWN;
+	else
+	  info->folios = (since != HT_FS_NEVER && kernel >= since
+			  ? HT_FS_LARGE_FOLIOS : HT_FS_SMALL_FOLIOS);
+	break;
+      }
+}
+
 int
 ht_fs_info (int fd, struct ht_fs_info *info)
 {
   struct statfs fs;
   struct statvfs vfs;
-  unsigned kernel = ht_kernel_version ();
 
   memset (info, 0, sizeof *info);
   if (fstatfs (fd, &fs) != 0 || fstatvfs (fd, &vfs) != 0)
     return -1;
   info->read_only = (vfs.f_flag & ST_RDONLY) != 0;
-  info->folios = HT_FS_UNKNOWN;
-  switch ((unsigned long) fs.f_type)
-    {
-    case 0x58465342:
-      info->name = "xfs";
-      info->folios = HT_FS_LARGE_FOLIOS;
-      break;
-    case 0xef53:
-      info->name = "ext4";
-      /* Large folios for regular files from Linux 6.16.  */
-      info->folios = kernel >= 6016 ? HT_FS_LARGE_FOLIOS : HT_FS_SMALL_FOLIOS;
-      break;
-    case 0x01021994:
-      info->name = "tmpfs";
-      info->shmem = true;
-      break;
-    case 0x858458f6:
-      info->name = "ramfs";
-      info->folios = HT_FS_SMALL_FOLIOS;
-      break;
-    case 0x9123683e:
-      info->name = "btrfs";
-      break;
-    case 0x6969:
-      info->name = "nfs";
-      info->network = true;
-      break;
-    case 0x01021997:
-      info->name = "9p";
-      info->network = true;
-      info->folios = HT_FS_SMALL_FOLIOS;
-      break;
-    case 0xff534d42:
-    case 0xfe534d42:
-      info->name = "cifs";
-      info->network = true;
-      break;
-    case 0x65735546:
-      info->name = "fuse";
-      info->network = true;
-      break;
-    case 0x794c7630:
-      info->name = "overlayfs";
-      break;
-    case 0x73717368:
-      info->name = "squashfs";
-      info->folios = HT_FS_SMALL_FOLIOS;
-      break;
-    default:
-      info->name = "unknown";
-      break;
-    }
+  /* f_type is signed on some ABIs: 0xff534d42 must not sign-extend.  */
+  ht_fs_describe ((uint32_t) fs.f_type, ht_kernel_version (), info);
   return 0;
 }

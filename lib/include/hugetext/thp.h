@@ -28,13 +28,14 @@ uint64_t ht_thp_pmd_size (void);
 /* The running kernel's version as major * 1000 + minor (6.12 -> 6012).  */
 unsigned ht_kernel_version (void);
 
-/* What the page cache of a filesystem can hold.  */
+/* What the page cache of a filesystem can hold (which filesystem can do
+   what from which kernel on: lib/filesystems.def).  */
 enum ht_fs_folios
 {
-  HT_FS_LARGE_FOLIOS,		/* Huge folios through readahead (XFS, ext4
-				   from 6.16, tmpfs with huge=).  */
+  HT_FS_LARGE_FOLIOS,		/* Huge folios through readahead.  */
   HT_FS_SMALL_FOLIOS,		/* Only small pages on this kernel.  */
-  HT_FS_UNKNOWN,
+  HT_FS_UNKNOWN,		/* It depends on more than the kernel (tmpfs:
+				   its huge= option), or nobody knows.  */
 };
 
 struct ht_fs_info
@@ -49,5 +50,11 @@ struct ht_fs_info
 /* Describe the filesystem that holds the open file FD.  Returns 0, or -1
    with errno set.  */
 int ht_fs_info (int fd, struct ht_fs_info *info);
+
+/* Fill INFO's name, folios, shmem and network for the filesystem whose
+   statfs f_type is MAGIC, on kernel version KERNEL (major * 1000 +
+   minor), from lib/filesystems.def; a MAGIC not there is "unknown".  */
+void ht_fs_describe (unsigned long magic, unsigned kernel,
+		     struct ht_fs_info *info);
 
 #endif
