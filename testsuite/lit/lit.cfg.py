@@ -88,24 +88,32 @@ if os.geteuid() == 0:
     config.available_features.add("root")
 
 
-def large_folios(folder):
+def large_folios(folder, table):
     """Whether files in FOLDER can get huge folios in the page cache
-    through MADV_HUGEPAGE readahead: THP, and XFS, or ext4 from Linux
-    6.16 (shared/design/architecture.md)."""
+    through MADV_HUGEPAGE readahead: THP, and a filesystem whose line in
+    TABLE (lib/filesystems.def) gives a kernel version this one reaches."""
+    import re
     if not os.path.isdir("/sys/kernel/mm/transparent_hugepage"):
         return False
-    fs = subprocess.run(["stat", "-f", "-c", "%T", folder],
-                        capture_output=True, text=True).stdout.strip()
+    magic = subprocess.run(["stat", "-f", "-c", "%t", folder],
+                           capture_output=True, text=True).stdout.strip()
     release = os.uname().release.split(".")
     try:
-        version = (int(release[0]), int(release[1].split("-")[0]))
+        version = int(release[0]) * 1000 + int(release[1].split("-")[0])
+        magic = int(magic, 16)
     except (IndexError, ValueError):
         return False
-    return fs == "xfs" or (fs.startswith("ext") and version >= (6, 16))
+    with open(table) as f:
+        for line in f:
+            m = re.match(r'HT_FS \("[^"]*",\s*(0x[0-9a-fA-F]+),\s*(\w+),', line)
+            if m and int(m.group(1), 16) == magic:
+                return m.group(2).isdigit() and version >= int(m.group(2))
+    return False
 
 
 os.makedirs(config.test_exec_root, exist_ok=True)
-if large_folios(config.test_exec_root):
+if large_folios(config.test_exec_root, os.path.join(
+        config.hugetext_source_dir, "lib", "filesystems.def")):
     config.available_features.add("large-folios")
 
 # The kernel matrix's VMs (testsuite/kernel/prepare.sh fills
