@@ -57,19 +57,10 @@ find_region (void *ctx, const struct ht_mapping *m)
 static long
 anon_huge_bytes (const char *p)
 {
-  static char buf[1 << 20];
-  int fd = open ("/proc/self/smaps", O_RDONLY);
-  if (fd < 0)
-    return -1;
-  size_t len = 0;
-  ssize_t n;
-  while (len < sizeof buf
-	 && (n = read (fd, buf + len, sizeof buf - len)) > 0)
-    len += n;
-  close (fd);
   struct huge_query q = { (uintptr_t) p, 0 };
   char err[HT_ERRLEN];
-  if (ht_smaps_parse (buf, len, find_region, &q, err) != 0)
+
+  if (ht_smaps_read (0, find_region, &q, NULL, err) != 0)
     return -1;
   return q.anon_huge;
 }

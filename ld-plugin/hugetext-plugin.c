@@ -1,5 +1,5 @@
-/* hugetext.so: the hugetext layout (shared/design/contract.md) for an
-   unpatched GNU ld, through the linker plugin API.
+/* hugetext.so: the hugetext layout (docs/contract.md) for an unpatched
+   GNU ld, through the linker plugin API.
 
    GNU ld 2.40 gives a plugin no say in the layout, so the plugin works in
    three steps:
@@ -23,6 +23,7 @@
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -40,15 +41,11 @@
 
 #include "cmdline.h"
 #include "hugetext/elf.h"
+#include "hugetext/file.h"
 #include "hugetext/layout.h"
-#include "link.h"
+#include "hugetext/machine.h"
+#include "options.h"
 #include "pad.h"
-
-#define EM_386 3
-#define EM_PPC64 21
-#define EM_X86_64 62
-#define EM_AARCH64 183
-#define EM_LOONGARCH 258
 
 /* The environment variable that tells the plugin in a repeated link which
    decision to take.  */
@@ -65,6 +62,7 @@ static struct cmdline cmd;
 
 /* The estimate, from the input objects.  */
 static uint16_t machine;
+static unsigned machine_class;
 static uint64_t est_code;	/* Executable sections.  */
 static uint64_t est_readonly;	/* All read-only allocated sections.  */
 
@@ -101,6 +99,13 @@ say (const char *fmt, ...)
   fputc ('\n', stderr);
 }
 
+/* The target's line in lib/machines.def, or NULL.  */
+static const struct ht_machine *
+target (void)
+{
+  return ht_machine_find (machine, machine_class, 0);
+}
+
 /* The largest page size the target runs with, unless -z max-page-size
    says otherwise.  */
 static uint64_t
@@ -108,15 +113,7 @@ max_page_size (void)
 {
   if (facts.max_page_size != 0)
     return facts.max_page_size;
-  switch (machine)
-    {
-    case EM_AARCH64:
-    case EM_PPC64:
-    case EM_LOONGARCH:
-      return 0x10000;
-    default:
-      return 0x1000;
-    }
+  return target () != NULL ? target ()->max_page : 0x1000;
 }
 
 static bool
@@ -124,8 +121,7 @@ separate_code (void)
 {
   if (facts.separate_code >= 0)
     return facts.separate_code;
-  /* binutils' configure turns it on by default for Linux/x86 only.  */
-  return machine == EM_X86_64 || machine == EM_386;
+  return target () != NULL && target ()->separate_code;
 }
 
 /* claim_file: add up the code of every ELF object ld loads.  Claims
@@ -150,20 +146,22 @@ claim_file (const struct ld_plugin_input_file *file, int *claimed)
     return LDPS_OK;
   if (ht_elf_parse (&elf, map + skip, (size_t) file->filesize, err) == 0)
     {
-      if (elf.type == 1 /* ET_REL */)
+      if (elf.type == ET_REL)
 	{
 	  if (machine == 0)
-	    machine = elf.machine;
+	    {
+	      machine = elf.machine;
+	      machine_class = elf.elf_class;
+	    }
 	  for (i = 0; i < elf.shnum; i++)
 	    {
 	      const struct ht_shdr *s = &elf.shdrs[i];
 
-	      if ((s->flags & 2 /* SHF_ALLOC */) == 0
-		  || (s->flags & 1 /* SHF_WRITE */) != 0
-		  || s->type == 8 /* SHT_NOBITS */)
+	      if ((s->flags & SHF_ALLOC) == 0 || (s->flags & SHF_WRITE) != 0
+		  || s->type == SHT_NOBITS)
 		continue;
 	      est_readonly += s->size;
-	      if (s->flags & 4 /* SHF_EXECINSTR */)
+	      if (s->flags & SHF_EXECINSTR)
 		est_code += s->size;
 	    }
 	}
@@ -234,7 +232,7 @@ all_symbols_read (void)
   page_size = opts.page_size;
   if (page_size == 0)
     {
-      page_size = machine == EM_LOONGARCH ? 0x2000000 : 0x200000;
+      page_size = target () != NULL ? target ()->huge_page : 0x200000;
       if (page_size < max_page_size ())
 	page_size = max_page_size ();
     }
@@ -414,37 +412,23 @@ finish_layout (const struct ht_elf *elf, int fd, const struct stat *st,
 static void
 at_exit (int status, void *arg)
 {
-  struct ht_layout_opts lopts = { 0, 0 };
+  struct ht_layout_opts lopts = { page_size, min_size };
   struct ht_layout layout;
+  struct ht_file out;
   struct ht_elf elf;
   struct stat st;
   char err[HT_ERRLEN] = "";
-  void *map;
   size_t i, eligible = SIZE_MAX;
-  int fd;
 
   (void) arg;
   cleanup ();
   if (status != 0 || (decision != ALIGN_ON && decision != ALIGN_OFF)
       || output_name == NULL)
     return;
-  fd = open (output_name, O_RDONLY);
-  if (fd < 0 || fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
-      || st.st_size == 0)
-    {
-      if (fd >= 0)
-	close (fd);
-      return;
-    }
-  map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (map == MAP_FAILED)
-    {
-      close (fd);
-      return;
-    }
-  lopts.page_size = page_size;
-  lopts.min_size = min_size;
-  if (ht_elf_parse (&elf, map, (size_t) st.st_size, err) != 0)
+  if (ht_file_open (&out, output_name, err) != 0)
+    return;
+  if (out.size == 0 || fstat (out.fd, &st) != 0
+      || ht_elf_parse (&elf, out.data, out.size, err) != 0)
     goto done;
   if (ht_layout_check (&layout, &elf, &lopts, err) == 0)
     {
@@ -457,7 +441,7 @@ at_exit (int status, void *arg)
 	relink ("off");
       else if (eligible != SIZE_MAX
 	       && layout.seg[eligible].problems != 0
-	       && finish_layout (&elf, fd, &st,
+	       && finish_layout (&elf, out.fd, &st,
 				 layout.seg[eligible].phdr_index,
 				 err) != 0)
 	say ("warning: %s: the code segment is not laid out for huge "
@@ -469,8 +453,7 @@ at_exit (int status, void *arg)
     }
   ht_elf_free (&elf);
 done:
-  munmap (map, (size_t) st.st_size);
-  close (fd);
+  ht_file_close (&out);
 }
 
 /* The real path of this plugin, to tell its -plugin option apart.  */

@@ -11,47 +11,53 @@
 #include <unistd.h>
 
 #include "hugetext/elf.h"
+#include "hugetext/file.h"
 #include "hugetext/size.h"
-#include "link.h"
+#include "options.h"
 
+/* Parse VALUE of option WHAT: a size, with POW2 a page size.  */
 static int
-parse_size (const char *what, const char *value, uint64_t *out, char *err,
-	    size_t errlen)
+parse_size (const char *what, const char *value, bool pow2, uint64_t *out,
+	    char *err, size_t errlen)
 {
-  if (ht_parse_size (value, out) != 0 || *out == 0)
-    {
-      snprintf (err, errlen, "hugetext: invalid %s: '%s'", what, value);
-      return -1;
-    }
-  return 0;
+  const char *why = ht_parse_size_check (value, pow2, out);
+
+  if (why == NULL)
+    return 0;
+  snprintf (err, errlen, "hugetext: invalid %s '%s': %s", what, value, why);
+  return -1;
+}
+
+/* Whether OPT starts with PREFIX; *VALUE is what follows it.  */
+static bool
+startswith (const char *opt, const char *prefix, const char **value)
+{
+  size_t len = strlen (prefix);
+
+  if (strncmp (opt, prefix, len) != 0)
+    return false;
+  *value = opt + len;
+  return true;
 }
 
 int
 plugin_option_parse (struct plugin_options *opts, const char *opt,
 		     char *err, size_t errlen)
 {
+  const char *value;
+
   if (strcmp (opt, "hugetext") == 0)
     opts->enabled = true;
   else if (strcmp (opt, "nohugetext") == 0)
     opts->enabled = false;
   else if (strcmp (opt, "verbose") == 0)
     opts->verbose = true;
-  else if (strncmp (opt, "hugetext-page-size=", 19) == 0)
-    {
-      if (parse_size ("hugetext-page-size", opt + 19, &opts->page_size, err,
-		      errlen) != 0)
-	return -1;
-      if ((opts->page_size & (opts->page_size - 1)) != 0)
-	{
-	  snprintf (err, errlen,
-		    "hugetext: hugetext-page-size '%s' is not a power of two",
-		    opt + 19);
-	  return -1;
-	}
-    }
-  else if (strncmp (opt, "hugetext-min-size=", 18) == 0)
-    return parse_size ("hugetext-min-size", opt + 18, &opts->min_size, err,
-		       errlen);
+  else if (startswith (opt, "hugetext-page-size=", &value))
+    return parse_size ("hugetext-page-size", value, true, &opts->page_size,
+		       err, errlen);
+  else if (startswith (opt, "hugetext-min-size=", &value))
+    return parse_size ("hugetext-min-size", value, false, &opts->min_size,
+		       err, errlen);
   else
     {
       snprintf (err, errlen,
@@ -121,35 +127,23 @@ same_file (const char *path, const char *self)
 static bool
 holds_ir (const char *path)
 {
-  int fd = open (path, O_RDONLY);
-  struct stat st;
-  unsigned char *map;
+  struct ht_file f;
   struct ht_elf elf;
   char err[HT_ERRLEN];
   bool ir = false;
-  size_t i;
 
-  if (fd < 0)
+  if (ht_file_open (&f, path, err) != 0)
     return false;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size < 4)
-    {
-      close (fd);
-      return false;
-    }
-  map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  close (fd);
-  if (map == MAP_FAILED)
-    return false;
-  if (memcmp (map, "BC\xc0\xde", 4) == 0)
+  if (f.size >= 4 && memcmp (f.data, "BC\xc0\xde", 4) == 0)
     ir = true;
-  else if (ht_elf_parse (&elf, map, (size_t) st.st_size, err) == 0)
+  else if (f.size != 0 && ht_elf_parse (&elf, f.data, f.size, err) == 0)
     {
-      for (i = 0; i < elf.shnum && !ir; i++)
+      for (size_t i = 0; i < elf.shnum && !ir; i++)
 	ir = ht_shdr_name_starts (&elf.shdrs[i], ".gnu.lto_")
 	     || ht_shdr_name_is (&elf.shdrs[i], ".llvm.lto");
       ht_elf_free (&elf);
     }
-  munmap (map, (size_t) st.st_size);
+  ht_file_close (&f);
   return ir;
 }
 
@@ -172,8 +166,8 @@ link_facts_read (struct link_facts *facts, const struct cmdline *cmd,
 	    facts->separate_code = 1;
 	  else if (strcmp (v, "noseparate-code") == 0)
 	    facts->separate_code = 0;
-	  else if (strncmp (v, "max-page-size=", 14) == 0)
-	    facts->max_page_size = strtoull (v + 14, NULL, 0);
+	  else if (startswith (v, "max-page-size=", &v))
+	    facts->max_page_size = strtoull (v, NULL, 0);
 	}
       else if (strcmp (arg, "-plugin") == 0 || strcmp (arg, "--plugin") == 0)
 	{

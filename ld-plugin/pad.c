@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "pad.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -62,7 +63,7 @@ pad_plan (struct pad_plan *plan, const struct ht_elf *elf, size_t phdr,
     {
       const struct ht_phdr *p = &elf->phdrs[i];
 
-      if (p->type != 1 /* PT_LOAD */ || i == phdr)
+      if (p->type != PT_LOAD || i == phdr)
 	continue;
       if (p->vaddr < code->vaddr + plan->padded && p->vaddr >= code_end)
 	{
@@ -93,7 +94,7 @@ pad_plan (struct pad_plan *plan, const struct ht_elf *elf, size_t phdr,
     {
       const struct ht_shdr *s = &elf->shdrs[i];
 
-      if ((s->flags & 2 /* SHF_ALLOC */) == 0 || s->type == 8 /* NOBITS */
+      if ((s->flags & SHF_ALLOC) == 0 || s->type == SHT_NOBITS
 	  || s->addr < code->vaddr || s->addr + s->size > code_end)
 	continue;
       if (s->addr + s->size >= last_end)
@@ -108,42 +109,6 @@ pad_plan (struct pad_plan *plan, const struct ht_elf *elf, size_t phdr,
 	 + code->vaddr + plan->padded - last_end);
   return 0;
 }
-
-/* Byte-order and class-aware field writers.  */
-
-static void
-put (unsigned char *p, uint64_t v, int size, bool big_endian)
-{
-  int i;
-
-  for (i = 0; i < size; i++)
-    p[big_endian ? size - 1 - i : i] = (unsigned char) (v >> (8 * i));
-}
-
-static uint64_t
-get (const unsigned char *p, int size, bool big_endian)
-{
-  uint64_t v = 0;
-  int i;
-
-  for (i = 0; i < size; i++)
-    v |= (uint64_t) p[big_endian ? size - 1 - i : i] << (8 * i);
-  return v;
-}
-
-/* Field offsets in the headers of each class.  */
-struct layout
-{
-  int word;			/* Size of an address or offset.  */
-  int e_phoff, e_shoff, e_phentsize, e_shentsize;
-  int p_offset, p_filesz, p_memsz, p_align;
-  int sh_offset, sh_size;
-};
-
-static const struct layout layout64 = { 8, 32, 40, 54, 58, 8, 32, 40, 48,
-  24, 32 };
-static const struct layout layout32 = { 4, 28, 32, 42, 46, 4, 16, 20, 28,
-  16, 20 };
 
 /* Copy IN's bytes from FROM to TO (exclusive) to OUT at OFF, leaving
    holes where IN has them.  */
@@ -196,7 +161,7 @@ copy_range (int in, int out, uint64_t from, uint64_t to, uint64_t off)
    file that pad_in_place changes.  */
 struct headers
 {
-  unsigned char eh[64];
+  unsigned char eh[sizeof (Elf64_Ehdr)];
   size_t ehsize, phsize, shsize;
   uint64_t phoff, shoff;	/* Where they go in the padded file.  */
   unsigned char *ph, *sh;
@@ -213,21 +178,15 @@ static int
 build_headers (const struct pad_plan *plan, const struct ht_elf *elf,
 	       struct headers *h, char err[HT_ERRLEN])
 {
-  const struct layout *l = elf->elf_class == 64 ? &layout64 : &layout32;
-  bool be = elf->big_endian;
-  const unsigned char *ehdr = elf->data;
-  uint64_t phoff = get (ehdr + l->e_phoff, l->word, be);
-  uint64_t shoff = get (ehdr + l->e_shoff, l->word, be);
-  uint64_t phentsize = get (ehdr + l->e_phentsize, 2, be);
-  uint64_t shentsize = get (ehdr + l->e_shentsize, 2, be);
   unsigned char *ph, *sh;
   size_t i;
 
-  h->ehsize = elf->elf_class == 64 ? 64 : 52;
-  h->phsize = elf->phnum * phentsize;
-  h->shsize = elf->shnum * shentsize;
-  h->phoff = shift (plan, phoff);
-  h->shoff = shift (plan, shoff);
+  h->ehsize = elf->elf_class == 64 ? sizeof (Elf64_Ehdr)
+				   : sizeof (Elf32_Ehdr);
+  h->phsize = elf->phnum * elf->phentsize;
+  h->shsize = elf->shnum * elf->shentsize;
+  h->phoff = shift (plan, elf->phoff);
+  h->shoff = shift (plan, elf->shoff);
   h->ph = ph = malloc (h->phsize ? h->phsize : 1);
   h->sh = sh = malloc (h->shsize ? h->shsize : 1);
   if (ph == NULL || sh == NULL)
@@ -236,37 +195,35 @@ build_headers (const struct pad_plan *plan, const struct ht_elf *elf,
       snprintf (err, HT_ERRLEN, "out of memory");
       return -1;
     }
-  memcpy (h->eh, ehdr, h->ehsize);
-  memcpy (ph, elf->data + phoff, h->phsize);
+  memcpy (h->eh, elf->data, h->ehsize);
+  memcpy (ph, elf->data + elf->phoff, h->phsize);
   if (h->shsize != 0)
-    memcpy (sh, elf->data + shoff, h->shsize);
-  put (h->eh + l->e_phoff, h->phoff, l->word, be);
+    memcpy (sh, elf->data + elf->shoff, h->shsize);
+  ht_elf_put (elf, h->eh, HT_FIELD (elf, Ehdr, e_phoff), h->phoff);
   if (h->shsize != 0)
-    put (h->eh + l->e_shoff, h->shoff, l->word, be);
+    ht_elf_put (elf, h->eh, HT_FIELD (elf, Ehdr, e_shoff), h->shoff);
   for (i = 0; i < elf->phnum; i++)
     {
-      unsigned char *p = ph + i * phentsize;
-
-      if (elf->phdrs[i].type == 6 /* PT_PHDR */
+      if (elf->phdrs[i].type == PT_PHDR
 	  || elf->phdrs[i].offset < plan->front_at
 	  || (elf->phdrs[i].filesz == 0 && elf->phdrs[i].offset == 0))
 	continue;
-      put (p + l->p_offset, shift (plan, elf->phdrs[i].offset), l->word, be);
+      ht_elf_put (elf, ph + i * elf->phentsize,
+		  HT_FIELD (elf, Phdr, p_offset),
+		  shift (plan, elf->phdrs[i].offset));
     }
-  put (ph + plan->phdr * phentsize + l->p_filesz, plan->padded, l->word, be);
-  put (ph + plan->phdr * phentsize + l->p_memsz, plan->padded, l->word, be);
-  put (ph + plan->phdr * phentsize + l->p_align, plan->h, l->word, be);
+  unsigned char *code = ph + plan->phdr * elf->phentsize;
+  ht_elf_put (elf, code, HT_FIELD (elf, Phdr, p_filesz), plan->padded);
+  ht_elf_put (elf, code, HT_FIELD (elf, Phdr, p_memsz), plan->padded);
+  ht_elf_put (elf, code, HT_FIELD (elf, Phdr, p_align), plan->h);
   for (i = 1; i < elf->shnum; i++)
-    {
-      unsigned char *s = sh + i * shentsize;
-
-      if (elf->shdrs[i].offset >= plan->front_at)
-	put (s + l->sh_offset, shift (plan, elf->shdrs[i].offset), l->word,
-	     be);
-    }
+    if (elf->shdrs[i].offset >= plan->front_at)
+      ht_elf_put (elf, sh + i * elf->shentsize,
+		  HT_FIELD (elf, Shdr, sh_offset),
+		  shift (plan, elf->shdrs[i].offset));
   if (plan->last_section != SIZE_MAX)
-    put (sh + plan->last_section * shentsize + l->sh_size,
-	 plan->last_section_size, l->word, be);
+    ht_elf_put (elf, sh + plan->last_section * elf->shentsize,
+		HT_FIELD (elf, Shdr, sh_size), plan->last_section_size);
   return 0;
 }
 

@@ -333,6 +333,27 @@ parse_shdrs (struct ht_elf *elf, const struct ehdr *h, uint64_t shnum,
   return rc;
 }
 
+uint64_t
+ht_elf_get (const struct ht_elf *elf, const unsigned char *hdr,
+	    struct ht_field f)
+{
+  uint64_t v = 0;
+
+  for (size_t i = 0; i < f.size; i++)
+    v |= (uint64_t) hdr[f.offset + (elf->big_endian ? f.size - 1 - i : i)]
+	 << (8 * i);
+  return v;
+}
+
+void
+ht_elf_put (const struct ht_elf *elf, unsigned char *hdr, struct ht_field f,
+	    uint64_t v)
+{
+  for (size_t i = 0; i < f.size; i++)
+    hdr[f.offset + (elf->big_endian ? f.size - 1 - i : i)]
+      = (unsigned char) (v >> (8 * i));
+}
+
 int
 ht_elf_parse (struct ht_elf *elf, const void *data, size_t size,
 	      char err[HT_ERRLEN])
@@ -353,6 +374,10 @@ ht_elf_parse (struct ht_elf *elf, const void *data, size_t size,
       ht_elf_free (elf);
       return -1;
     }
+  elf->phoff = h.phoff;
+  elf->shoff = h.shoff;
+  elf->phentsize = (uint16_t) h.phentsize;
+  elf->shentsize = (uint16_t) h.shentsize;
   return 0;
 }
 

@@ -11,53 +11,91 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int
-ht_file_open (struct ht_file *f, const char *path, char err[HT_ERRLEN])
+/* Check that FD is a regular file and map it whole into F.  */
+static int
+map_regular (struct ht_file *f, int fd, char err[HT_ERRLEN])
 {
   struct stat st;
 
   f->data = NULL;
   f->size = 0;
-  f->fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (f->fd < 0)
+  f->error = 0;
+  if (fstat (fd, &st) != 0)
     {
-      snprintf (err, HT_ERRLEN, "cannot open: %s", strerror (errno));
-      return -1;
-    }
-  if (fstat (f->fd, &st) != 0)
-    {
+      f->error = errno;
       snprintf (err, HT_ERRLEN, "cannot stat: %s", strerror (errno));
-      goto fail;
+      return -1;
     }
   if (!S_ISREG (st.st_mode))
     {
-      snprintf (err, HT_ERRLEN, "not a regular file");
-      goto fail;
+      snprintf (err, HT_ERRLEN, "not a regular file (%s)",
+		S_ISDIR (st.st_mode) ? "a directory"
+		: S_ISFIFO (st.st_mode) ? "a FIFO"
+		: S_ISSOCK (st.st_mode) ? "a socket"
+		: S_ISCHR (st.st_mode) ? "a character device"
+		: S_ISBLK (st.st_mode) ? "a block device" : "a special file");
+      return -1;
     }
   f->size = (size_t) st.st_size;
   if (f->size == 0)
     return 0;
-  void *p = mmap (NULL, f->size, PROT_READ, MAP_PRIVATE, f->fd, 0);
+  void *p = mmap (NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
   if (p == MAP_FAILED)
     {
+      f->error = errno;
       snprintf (err, HT_ERRLEN, "cannot map: %s", strerror (errno));
-      goto fail;
+      f->size = 0;
+      return -1;
     }
   f->data = p;
   return 0;
+}
 
-fail:
-  close (f->fd);
-  f->fd = -1;
-  return -1;
+int
+ht_file_open (struct ht_file *f, const char *path, char err[HT_ERRLEN])
+{
+  /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+     writer.  Reads of a regular file do not care.  */
+  f->fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (f->fd < 0)
+    {
+      f->data = NULL;
+      f->size = 0;
+      f->error = errno;
+      snprintf (err, HT_ERRLEN, "cannot open: %s", strerror (errno));
+      return -1;
+    }
+  f->owns_fd = true;
+  if (map_regular (f, f->fd, err) != 0)
+    {
+      close (f->fd);
+      f->fd = -1;
+      return -1;
+    }
+  return 0;
+}
+
+int
+ht_file_map_fd (struct ht_file *f, int fd, char err[HT_ERRLEN])
+{
+  f->fd = fd;
+  f->owns_fd = false;
+  return map_regular (f, fd, err);
+}
+
+void
+ht_file_unmap (struct ht_file *f)
+{
+  if (f->data != NULL)
+    munmap ((void *) f->data, f->size);
+  f->data = NULL;
 }
 
 void
 ht_file_close (struct ht_file *f)
 {
-  if (f->data != NULL)
-    munmap ((void *) f->data, f->size);
-  if (f->fd >= 0)
+  ht_file_unmap (f);
+  if (f->fd >= 0 && f->owns_fd)
     close (f->fd);
   f->data = NULL;
   f->fd = -1;

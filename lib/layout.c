@@ -1,9 +1,10 @@
 /* The hugetext layout contract as a judgement on one ELF file: see
-   hugetext/layout.h and shared/design/contract.md.  */
+   hugetext/layout.h and docs/contract.md.  */
 
 #include "hugetext/layout.h"
 #include "hugetext/file.h"
 #include "hugetext/machine.h"
+#include "hugetext/size.h"
 
 #include <elf.h>
 #include <inttypes.h>
@@ -20,12 +21,6 @@ ht_default_page_size (const struct ht_elf *elf)
 						elf->elf_class, 0);
 
   return m != NULL ? m->huge_page : 0;
-}
-
-static bool
-is_pow2 (uint64_t x)
-{
-  return x != 0 && (x & (x - 1)) == 0;
 }
 
 /* Whether section S lies in segment PH and counts as its code.  */
@@ -67,10 +62,32 @@ measure_code (struct ht_segment *seg, const struct ht_elf *elf)
   seg->tail_padding = ph->memsz - seg->code_size;
 }
 
-/* What fills BYTES[0, LEN): zeros, a short repeated pattern (a trap or
-   nop fill), or something else.  */
+/* Whether BYTES[0, LEN) is the trap instruction of machine M, in the
+   byte order BIG_ENDIAN, repeated (a partial one may end it).  */
+static bool
+is_trap_fill (const unsigned char *bytes, uint64_t len,
+	      const struct ht_machine *m, bool big_endian)
+{
+  unsigned char trap[4];
+
+  if (m == NULL || m->trap_len == 0)
+    return false;
+  for (unsigned i = 0; i < m->trap_len; i++)
+    {
+      unsigned shift = 8 * (big_endian ? m->trap_len - 1 - i : i);
+      trap[i] = (unsigned char) (m->trap >> shift);
+    }
+  for (uint64_t i = 0; i < len; i++)
+    if (bytes[i] != trap[i % m->trap_len])
+      return false;
+  return true;
+}
+
+/* What fills BYTES[0, LEN): zeros, the machine's trap instruction, another
+   short repeated pattern (a nop fill), or something else.  */
 static enum ht_fill
-classify_fill (const unsigned char *bytes, uint64_t len)
+classify_fill (const unsigned char *bytes, uint64_t len,
+	       const struct ht_elf *elf)
 {
   static const unsigned periods[] = { 1, 2, 4 };
 
@@ -81,6 +98,10 @@ classify_fill (const unsigned char *bytes, uint64_t len)
     i++;
   if (i == len)
     return HT_FILL_ZERO;
+  if (is_trap_fill (bytes, len, ht_machine_find (elf->machine,
+						  elf->elf_class, 0),
+		    elf->big_endian))
+    return HT_FILL_TRAP;
   for (size_t k = 0; k < sizeof periods / sizeof periods[0]; k++)
     {
       unsigned p = periods[k];
@@ -112,48 +133,142 @@ front_gap (const struct ht_layout *l, const struct ht_segment *seg)
   return seg->ph->offset > prev_end ? seg->ph->offset - prev_end : 0;
 }
 
-static unsigned
-code_problems (const struct ht_layout *l, const struct ht_segment *seg)
-{
-  const struct ht_phdr *ph = seg->ph;
-  uint64_t h = l->page_size;
-  unsigned p = 0;
-  /* A segment with no file contents at all is the copy of one in a
-     separate debug file (objcopy --only-keep-debug): its address, size
-     and alignment still describe the program, its file offset nothing.  */
-  bool contents = ph->filesz != 0;
+/* The checks of hugetext/rules.def.  Each says whether segment S breaks
+   it and, if so and MSG is not NULL, why, in a sentence.  Rules 2 and 3
+   (start, end) apply to eligible code segments; rule 4 (others) to the
+   rest.  */
 
-  if (ph->vaddr % h != 0)
-    p |= HT_P_VADDR;
-  if (contents && ph->offset % h != 0)
-    p |= HT_P_OFFSET;
-  if (ph->align != h)
-    p |= HT_P_ALIGN;
-  if (contents && ph->memsz != ph->filesz)
-    p |= HT_P_MEMSZ;
-  if ((contents ? ph->filesz : ph->memsz) % h != 0)
-    p |= HT_P_TAIL;
-  if (seg->fill == HT_FILL_DATA)
-    p |= HT_P_FILL;
-  return p;
+#define SAY(...) (msg != NULL ? snprintf (msg, HT_ERRLEN, __VA_ARGS__) : 0)
+
+/* A segment with no file contents at all is the copy of one in a separate
+   debug file (objcopy --only-keep-debug): its address, size and alignment
+   still describe the program, its file offset nothing.  */
+static bool
+has_contents (const struct ht_segment *s)
+{
+  return s->ph->filesz != 0;
 }
 
-/* Rule 4: no PT_LOAD but an eligible code segment is aligned to H.  A
-   link whose max page size is already >= H aligns every PT_LOAD alike;
-   that is the linker's choice, not the option's, and is accepted.  */
-static void
-check_overalignment (struct ht_layout *l)
+static bool
+check_VADDR (const struct ht_layout *l, const struct ht_segment *s,
+	     char *msg)
 {
-  bool uniform = true;
+  if (!s->eligible || s->ph->vaddr % l->page_size == 0)
+    return false;
+  SAY ("p_vaddr 0x%" PRIx64 " is not a multiple of H (0x%" PRIx64 ")",
+       s->ph->vaddr, l->page_size);
+  return true;
+}
 
-  for (size_t i = 1; i < l->nseg; i++)
-    if (l->seg[i].ph->align != l->seg[0].ph->align)
-      uniform = false;
-  if (uniform)
-    return;
-  for (size_t i = 0; i < l->nseg; i++)
-    if (!l->seg[i].eligible && l->seg[i].ph->align >= l->page_size)
-      l->seg[i].problems |= HT_P_OVERALIGNED;
+static bool
+check_OFFSET (const struct ht_layout *l, const struct ht_segment *s,
+	      char *msg)
+{
+  if (!s->eligible || !has_contents (s) || s->ph->offset % l->page_size == 0)
+    return false;
+  SAY ("p_offset 0x%" PRIx64 " is not a multiple of H (0x%" PRIx64 "), so "
+       "the page cache cannot hold it in huge folios", s->ph->offset,
+       l->page_size);
+  return true;
+}
+
+static bool
+check_ALIGN (const struct ht_layout *l, const struct ht_segment *s,
+	     char *msg)
+{
+  if (!s->eligible || s->ph->align == l->page_size)
+    return false;
+  SAY ("p_align is 0x%" PRIx64 ", not H (0x%" PRIx64 ")", s->ph->align,
+       l->page_size);
+  return true;
+}
+
+static bool
+check_MEMSZ (const struct ht_layout *l, const struct ht_segment *s,
+	     char *msg)
+{
+  (void) l;
+  if (!s->eligible || !has_contents (s) || s->ph->memsz == s->ph->filesz)
+    return false;
+  SAY ("p_memsz 0x%" PRIx64 " differs from p_filesz 0x%" PRIx64,
+       s->ph->memsz, s->ph->filesz);
+  return true;
+}
+
+static bool
+check_TAIL (const struct ht_layout *l, const struct ht_segment *s,
+	    char *msg)
+{
+  const char *field = has_contents (s) ? "p_filesz" : "p_memsz";
+  uint64_t size = has_contents (s) ? s->ph->filesz : s->ph->memsz;
+
+  if (!s->eligible || size % l->page_size == 0)
+    return false;
+  SAY ("%s 0x%" PRIx64 " is not a multiple of H: the tail is not padded to "
+       "the next H boundary (0x%" PRIx64 " bytes short)", field, size,
+       l->page_size - size % l->page_size);
+  return true;
+}
+
+static bool
+check_FILL (const struct ht_layout *l, const struct ht_segment *s,
+	    char *msg)
+{
+  (void) l;
+  if (!s->eligible || s->fill != HT_FILL_DATA)
+    return false;
+  SAY ("the tail padding holds data, neither zeros nor a repeated fill "
+       "pattern");
+  return true;
+}
+
+/* A link whose max page size is already >= H aligns every PT_LOAD alike;
+   that is the linker's choice, not the option's, and is accepted.  */
+static bool
+check_OVERALIGNED (const struct ht_layout *l, const struct ht_segment *s,
+		   char *msg)
+{
+  if (s->eligible || l->eligible == 0 || l->uniform_align
+      || s->ph->align < l->page_size)
+    return false;
+  SAY ("p_align 0x%" PRIx64 " is at least H, but this is not an eligible "
+       "code segment: only those may be aligned to H", s->ph->align);
+  return true;
+}
+
+#undef SAY
+
+static const struct
+{
+  const char *id;
+  bool (*broken) (const struct ht_layout *, const struct ht_segment *,
+		  char *);
+} checks[HT_NPROBLEMS] = {
+#define HT_RULE(bit, id) [HT_PI_##bit] = { id, check_##bit },
+#include "hugetext/rules.def"
+#undef HT_RULE
+};
+
+const char *
+ht_problem_id (unsigned p)
+{
+  for (size_t i = 0; i < HT_NPROBLEMS; i++)
+    if (p == 1u << i)
+      return checks[i].id;
+  return NULL;
+}
+
+static unsigned
+segment_problems (const struct ht_layout *l, const struct ht_segment *s)
+{
+  unsigned p = 0;
+
+  if (!l->applicable)
+    return 0;
+  for (size_t i = 0; i < HT_NPROBLEMS; i++)
+    if (checks[i].broken (l, s, NULL))
+      p |= 1u << i;
+  return p;
 }
 
 static int
@@ -168,7 +283,7 @@ resolve_sizes (struct ht_layout *l, const struct ht_elf *elf,
       l->page_size = 2 * MiB;
       l->page_size_guessed = true;
     }
-  if (!is_pow2 (l->page_size) || l->page_size < 4096)
+  if (!ht_is_pow2 (l->page_size) || l->page_size < HT_MIN_PAGE_SIZE)
     {
       snprintf (err, HT_ERRLEN, "huge page size 0x%" PRIx64 " is not a "
 		"power of two of at least 4 KiB", l->page_size);
@@ -189,14 +304,11 @@ judge_segment (struct ht_layout *l, struct ht_segment *seg,
   seg->front_gap = front_gap (l, seg);
   if (seg->code_size < ph->filesz)
     seg->fill = classify_fill (elf->data + ph->offset + seg->code_size,
-			       ph->filesz - seg->code_size);
+			       ph->filesz - seg->code_size, elf);
   seg->eligible = l->applicable && seg->code
 		  && seg->code_size >= l->min_size;
   if (seg->eligible)
-    {
-      seg->problems = code_problems (l, seg);
-      l->eligible++;
-    }
+    l->eligible++;
 }
 
 int
@@ -227,13 +339,19 @@ ht_layout_check (struct ht_layout *l, const struct ht_elf *elf,
 	n++;
       }
 
+  l->uniform_align = true;
   for (size_t i = 0; i < l->nseg; i++)
-    judge_segment (l, &l->seg[i], elf);
-  if (l->applicable && l->eligible > 0)
-    check_overalignment (l);
+    {
+      judge_segment (l, &l->seg[i], elf);
+      if (l->seg[i].ph->align != l->seg[0].ph->align)
+	l->uniform_align = false;
+    }
   for (size_t i = 0; i < l->nseg; i++)
-    if (l->seg[i].problems)
-      l->failing++;
+    {
+      l->seg[i].problems = segment_problems (l, &l->seg[i]);
+      if (l->seg[i].problems)
+	l->failing++;
+    }
   return 0;
 }
 
@@ -263,57 +381,14 @@ ht_layout_free (struct ht_layout *l)
 
 void
 ht_layout_explain (const struct ht_layout *l, const struct ht_segment *seg,
-		   void (*emit) (void *ctx, const char *msg), void *ctx)
+		   void (*emit) (void *ctx, const char *id, const char *msg),
+		   void *ctx)
 {
-  const struct ht_phdr *ph = seg->ph;
-  uint64_t h = l->page_size;
   char msg[HT_ERRLEN];
 
-  if (seg->problems & HT_P_VADDR)
-    {
-      snprintf (msg, sizeof msg, "p_vaddr 0x%" PRIx64 " is not a multiple "
-		"of H (0x%" PRIx64 ")", ph->vaddr, h);
-      emit (ctx, msg);
-    }
-  if (seg->problems & HT_P_OFFSET)
-    {
-      snprintf (msg, sizeof msg, "p_offset 0x%" PRIx64 " is not a multiple "
-		"of H (0x%" PRIx64 "), so the page cache cannot hold it in "
-		"huge folios", ph->offset, h);
-      emit (ctx, msg);
-    }
-  if (seg->problems & HT_P_ALIGN)
-    {
-      snprintf (msg, sizeof msg, "p_align is 0x%" PRIx64 ", not H (0x%"
-		PRIx64 ")", ph->align, h);
-      emit (ctx, msg);
-    }
-  if (seg->problems & HT_P_MEMSZ)
-    {
-      snprintf (msg, sizeof msg, "p_memsz 0x%" PRIx64 " differs from "
-		"p_filesz 0x%" PRIx64, ph->memsz, ph->filesz);
-      emit (ctx, msg);
-    }
-  if (seg->problems & HT_P_TAIL)
-    {
-      const char *field = ph->filesz ? "p_filesz" : "p_memsz";
-      uint64_t size = ph->filesz ? ph->filesz : ph->memsz;
-
-      snprintf (msg, sizeof msg, "%s 0x%" PRIx64 " is not a multiple of H: "
-		"the tail is not padded to the next H boundary (0x%" PRIx64
-		" bytes short)", field, size, h - size % h);
-      emit (ctx, msg);
-    }
-  if (seg->problems & HT_P_FILL)
-    emit (ctx, "the tail padding holds data, neither zeros nor a repeated "
-	  "fill pattern");
-  if (seg->problems & HT_P_OVERALIGNED)
-    {
-      snprintf (msg, sizeof msg, "p_align 0x%" PRIx64 " is at least H, but "
-		"this is not an eligible code segment: only those may be "
-		"aligned to H", ph->align);
-      emit (ctx, msg);
-    }
+  for (size_t i = 0; i < HT_NPROBLEMS; i++)
+    if ((seg->problems & (1u << i)) && checks[i].broken (l, seg, msg))
+      emit (ctx, checks[i].id, msg);
 }
 
 const char *
@@ -323,6 +398,7 @@ ht_fill_name (enum ht_fill fill)
     {
     case HT_FILL_NONE: return "none";
     case HT_FILL_ZERO: return "zero";
+    case HT_FILL_TRAP: return "trap";
     case HT_FILL_PATTERN: return "pattern";
     case HT_FILL_DATA: return "data";
     }

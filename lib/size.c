@@ -36,6 +36,22 @@ ht_parse_size (const char *s, uint64_t *out)
   return 0;
 }
 
+bool
+ht_is_pow2 (uint64_t x)
+{
+  return x != 0 && (x & (x - 1)) == 0;
+}
+
+const char *
+ht_parse_size_check (const char *s, bool pow2, uint64_t *out)
+{
+  if (ht_parse_size (s, out) != 0 || *out == 0)
+    return "expected a size such as 2M or 0x200000";
+  if (pow2 && (!ht_is_pow2 (*out) || *out < HT_MIN_PAGE_SIZE))
+    return "not a power of two of at least 4K";
+  return NULL;
+}
+
 const char *
 ht_format_size (uint64_t n, char buf[32])
 {

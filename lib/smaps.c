@@ -1,9 +1,14 @@
 /* Reading /proc/PID/smaps: see hugetext/smaps.h.  */
 
+#define _GNU_SOURCE
 #include "hugetext/smaps.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct cursor
 {
@@ -175,4 +180,83 @@ ht_smaps_parse (const char *buf, size_t len, ht_mapping_fn fn, void *ctx,
   if (have && (status = fn (ctx, &m)) != 0)
     return status;
   return 0;
+}
+
+/* All of the file at PATH, malloc'd, its length in *LEN; NULL with errno
+   set on failure.  /proc files have no size to ask for: read until EOF.  */
+static char *
+read_all (const char *path, size_t *len)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  size_t cap = 1 << 16, n = 0;
+  char *buf;
+  ssize_t r = 0;
+
+  if (fd < 0)
+    return NULL;
+  buf = malloc (cap);
+  while (buf != NULL && (r = read (fd, buf + n, cap - n)) > 0)
+    if ((n += (size_t) r) == cap)
+      {
+	char *grown = realloc (buf, cap *= 2);
+
+	if (grown == NULL)
+	  free (buf);
+	buf = grown;
+      }
+  if (buf != NULL && r < 0)
+    {
+      int e = errno;
+
+      free (buf);
+      buf = NULL;
+      errno = e;
+    }
+  close (fd);
+  *len = n;
+  return buf;
+}
+
+struct counting
+{
+  ht_mapping_fn fn;
+  void *ctx;
+  size_t n;
+};
+
+static int
+count_mapping (void *ctx, const struct ht_mapping *m)
+{
+  struct counting *c = ctx;
+
+  c->n++;
+  return c->fn (c->ctx, m);
+}
+
+int
+ht_smaps_read (long pid, ht_mapping_fn fn, void *ctx, size_t *nmaps,
+	       char err[HT_ERRLEN])
+{
+  struct counting c = { fn, ctx, 0 };
+  char path[64];
+  size_t len;
+  char *buf;
+  int status;
+
+  if (pid == 0)
+    snprintf (path, sizeof path, "/proc/self/smaps");
+  else
+    snprintf (path, sizeof path, "/proc/%ld/smaps", pid);
+  buf = read_all (path, &len);
+  if (buf == NULL)
+    {
+      snprintf (err, HT_ERRLEN, "%s: %s", path, strerror (errno));
+      return -1;
+    }
+  status = ht_smaps_parse (buf, len, count_mapping, &c, err);
+  free (buf);
+  if (nmaps != NULL)
+    *nmaps = c.n;
+  errno = 0;
+  return status;
 }

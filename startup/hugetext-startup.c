@@ -4,8 +4,9 @@
    Linked into a program (the object or the static library, whole) or
    preloaded (LD_PRELOAD=libhugetext-startup.so), its constructor walks the
    loaded objects with dl_iterate_phdr and, for each code segment whose
-   address and file offset are congruent modulo 2 MiB (what -z hugetext
-   gives), applies MADV_HUGEPAGE to the huge pages it covers, and then
+   address and file offset are congruent modulo H (what -z hugetext
+   gives; H is the kernel's PMD size, or this machine's in lib's machine
+   table), applies MADV_HUGEPAGE to the huge pages it covers, and then
    MADV_COLLAPSE where asked and supported.  On THP "madvise" systems this
    lets readahead fill the page cache with huge folios.
 
@@ -15,6 +16,8 @@
    asked.  */
 
 #define _GNU_SOURCE
+#include "hugetext/machine.h"
+
 #include <errno.h>
 #include <link.h>
 #include <stdarg.h>
@@ -29,12 +32,11 @@
 #define MADV_COLLAPSE 25
 #endif
 
-#define HUGE_PAGE 0x200000UL
-
 struct settings
 {
   bool collapse;
   bool verbose;
+  uintptr_t h;			/* The huge page size.  */
 };
 
 static void
@@ -78,10 +80,10 @@ advise_object (struct dl_phdr_info *info, size_t size, void *data)
 	continue;
       /* Only where a huge page of the file can back a huge page of the
 	 mapping.  */
-      if ((start - p->p_offset) % HUGE_PAGE != 0)
+      if ((start - p->p_offset) % s->h != 0)
 	continue;
-      first = (start + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-      last = (start + p->p_memsz) & ~(HUGE_PAGE - 1);
+      first = (start + s->h - 1) & ~(s->h - 1);
+      last = (start + p->p_memsz) & ~(s->h - 1);
       if (last <= first)
 	continue;
       if (madvise ((void *) first, last - first, MADV_HUGEPAGE) != 0)
@@ -111,7 +113,8 @@ __attribute__ ((constructor)) static void
 hugetext_startup (void)
 {
   const char *env = getenv ("HUGETEXT_STARTUP");
-  struct settings s = { false, false };
+  struct settings s = { false, false, 0 };
+  enum ht_h_source source;
   char mode[32];
   const char *comma;
 
@@ -131,5 +134,8 @@ hugetext_startup (void)
 	      "advise or collapse; doing nothing\n", env);
       return;
     }
+  s.h = (uintptr_t) ht_runtime_page_size (0, &source);
+  report (&s, "hugetext-startup: H %lu KiB (%s)\n",
+	  (unsigned long) s.h / 1024, ht_h_source_name (source));
   dl_iterate_phdr (advise_object, &s);
 }

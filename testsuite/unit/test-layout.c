@@ -1,5 +1,5 @@
-/* Unit tests of the contract judgement (shared/design/contract.md): one
-   test per rule, each starting from a layout that meets it and breaking
+/* Unit tests of the contract judgement (docs/contract.md): one test per
+   rule, each starting from a layout that meets it and breaking
    one thing.  */
 
 #include "elfbuild.h"
@@ -164,6 +164,12 @@ fill_with_trap (unsigned char *buf)
 }
 
 static void
+fill_with_nops (unsigned char *buf)
+{
+  memset (buf + 0x5f0000, 0x90, 0x10000);
+}
+
+static void
 fill_with_data (unsigned char *buf)
 {
   fill_with_trap (buf);
@@ -178,6 +184,18 @@ padding_is_fill (void)
   struct judged j;
 
   judge (&j, &spec, NULL, fill_with_trap);
+  CHECK_EQ (j.layout.seg[1].fill, HT_FILL_TRAP);
+  expect_problems (&j, 0, 0, 0);
+  done (&j);
+
+  /* 0xcc is x86's trap (lib/machines.def), not aarch64's.  */
+  spec.machine = EM_AARCH64;
+  judge (&j, &spec, NULL, fill_with_trap);
+  CHECK_EQ (j.layout.seg[1].fill, HT_FILL_PATTERN);
+  done (&j);
+  spec.machine = EM_X86_64;
+
+  judge (&j, &spec, NULL, fill_with_nops);
   CHECK_EQ (j.layout.seg[1].fill, HT_FILL_PATTERN);
   expect_problems (&j, 0, 0, 0);
   done (&j);
@@ -397,11 +415,28 @@ default_page_sizes (void)
   done (&j);
 }
 
-static void
-count_problem (void *ctx, const char *msg)
+struct seen
 {
+  int n;
+  unsigned bits;
+};
+
+/* Each problem comes with the id of its bit, once.  */
+static void
+count_problem (void *ctx, const char *id, const char *msg)
+{
+  struct seen *seen = ctx;
+  unsigned bit = 0;
+
   CHECK (msg != NULL && msg[0] != '\0');
-  ++*(int *) ctx;
+  for (unsigned i = 0; i < HT_NPROBLEMS; i++)
+    if (ht_problem_id (1u << i) != NULL
+	&& strcmp (ht_problem_id (1u << i), id) == 0)
+      bit = 1u << i;
+  CHECK (bit != 0);
+  CHECK ((seen->bits & bit) == 0);
+  seen->bits |= bit;
+  seen->n++;
 }
 
 static void
@@ -409,7 +444,7 @@ every_problem_explained (void)
 {
   struct eb_elf spec = eb_good_x86_64 ();
   struct judged j;
-  int n = 0;
+  struct seen seen = { 0, 0 };
 
   spec.seg[1].vaddr += 0x1000;
   spec.seg[1].offset += 0x1000;
@@ -417,9 +452,12 @@ every_problem_explained (void)
   spec.seg[1].filesz = 0x3f0000;
   judge (&j, &spec, NULL, NULL);
   unsigned p = j.layout.seg[1].problems;
-  ht_layout_explain (&j.layout, &j.layout.seg[1], count_problem, &n);
-  CHECK_EQ (n, __builtin_popcount (p));
-  CHECK_EQ (n, 5);
+  ht_layout_explain (&j.layout, &j.layout.seg[1], count_problem, &seen);
+  CHECK_EQ (seen.n, __builtin_popcount (p));
+  CHECK_EQ (seen.n, 5);
+  CHECK_EQ (seen.bits, p);
+  CHECK_EQ (strcmp (ht_problem_id (HT_P_VADDR), "start.vaddr"), 0);
+  CHECK (ht_problem_id (0) == NULL);
   done (&j);
 }
 

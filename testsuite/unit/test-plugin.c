@@ -11,7 +11,7 @@
 #include "cmdline.h"
 #include "elfbuild.h"
 #include "hugetext/layout.h"
-#include "link.h"
+#include "options.h"
 #include "pad.h"
 #include "unit.h"
 

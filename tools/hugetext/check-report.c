@@ -39,9 +39,9 @@ segment_verdict (const struct ht_layout *l, const struct ht_segment *s)
 }
 
 static void
-emit_problem_text (void *ctx, const char *msg)
+emit_problem_text (void *ctx, const char *id, const char *msg)
 {
-  fprintf ((FILE *) ctx, "      problem: %s\n", msg);
+  fprintf ((FILE *) ctx, "      problem [%s]: %s\n", id, msg);
 }
 
 static void
@@ -128,9 +128,14 @@ struct problem_ctx
 };
 
 static void
-emit_problem_json (void *ctx, const char *msg)
+emit_problem_json (void *ctx, const char *id, const char *msg)
 {
-  ht_json_str (((struct problem_ctx *) ctx)->j, NULL, msg);
+  struct ht_json *j = ((struct problem_ctx *) ctx)->j;
+
+  ht_json_object (j, NULL);
+  ht_json_str (j, "rule", id);
+  ht_json_str (j, "message", msg);
+  ht_json_end_object (j);
 }
 
 static void

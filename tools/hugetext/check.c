@@ -40,16 +40,6 @@ check_usage (FILE *out)
 }
 
 static int
-parse_size_opt (const char *name, const char *arg, uint64_t *out)
-{
-  if (ht_parse_size (arg, out) == 0 && *out != 0)
-    return 0;
-  fprintf (stderr, "%s check: invalid %s '%s': expected a size such as "
-	   "2M or 0x200000\n", ht_progname, name, arg);
-  return -1;
-}
-
-static int
 parse_opts (int argc, char **argv, struct check_opts *o)
 {
   static const struct option longopts[] = {
@@ -68,11 +58,13 @@ parse_opts (int argc, char **argv, struct check_opts *o)
     switch (c)
       {
       case 'p':
-	if (tool_parse_page_size ("check", optarg, &o->layout.page_size))
+	if (tool_parse_size ("check", "--page-size", optarg, true,
+			     &o->layout.page_size))
 	  return -1;
 	break;
       case 'm':
-	if (parse_size_opt ("--min-size", optarg, &o->layout.min_size))
+	if (tool_parse_size ("check", "--min-size", optarg, false,
+			     &o->layout.min_size))
 	  return -1;
 	break;
       case 'j': o->json = true; break;

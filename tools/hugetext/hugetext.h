@@ -3,6 +3,7 @@
 #ifndef HUGETEXT_TOOL_H
 #define HUGETEXT_TOOL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Exit codes shared by the subcommands.  */
@@ -22,9 +23,11 @@ enum
 
 extern const char *ht_progname;
 
-/* Parse --page-size ARG for subcommand CMD into *OUT: a size, a power of
-   two of at least 4K.  Returns 0, or -1 after saying what is wrong.  */
-int tool_parse_page_size (const char *cmd, const char *arg, uint64_t *out);
+/* Parse the value ARG of option OPT of subcommand CMD into *OUT: a size,
+   with POW2 a power of two of at least 4K (--page-size).  Returns 0, or
+   -1 after saying what is wrong.  */
+int tool_parse_size (const char *cmd, const char *opt, const char *arg,
+		     bool pow2, uint64_t *out);
 
 int cmd_check (int argc, char **argv);
 int cmd_status (int argc, char **argv);

@@ -7,19 +7,14 @@
 #include <stdio.h>
 
 int
-tool_parse_page_size (const char *cmd, const char *arg, uint64_t *out)
+tool_parse_size (const char *cmd, const char *opt, const char *arg,
+		 bool pow2, uint64_t *out)
 {
-  if (ht_parse_size (arg, out) != 0 || *out == 0)
-    {
-      fprintf (stderr, "%s %s: invalid --page-size '%s': expected a size "
-	       "such as 2M or 0x200000\n", ht_progname, cmd, arg);
-      return -1;
-    }
-  if ((*out & (*out - 1)) != 0 || *out < 4096)
-    {
-      fprintf (stderr, "%s %s: invalid --page-size '%s': not a power of two "
-	       "of at least 4K\n", ht_progname, cmd, arg);
-      return -1;
-    }
-  return 0;
+  const char *why = ht_parse_size_check (arg, pow2, out);
+
+  if (why == NULL)
+    return 0;
+  fprintf (stderr, "%s %s: invalid %s '%s': %s\n", ht_progname, cmd, opt,
+	   arg, why);
+  return -1;
 }

@@ -1,4 +1,4 @@
-/* hugetext status PID | -- COMMAND [ARG]...: how much of each
+/* hugetext status PID|self|NAME | -- COMMAND [ARG]...: how much of each
    file-backed executable mapping of a process is mapped with huge pages
    (PMD-mapped), and, where little is, the likely reason.  */
 
@@ -6,10 +6,13 @@
 #include "hugetext.h"
 
 #include "hugetext/json.h"
+#include "hugetext/machine.h"
 #include "hugetext/size.h"
 #include "hugetext/smaps.h"
 #include "hugetext/thp.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -22,7 +25,8 @@
 
 struct status_opts
 {
-  uint64_t page_size;
+  uint64_t page_size;		/* 0 until resolved: H.  */
+  enum ht_h_source h_source;
   double delay;
   bool json;
 };
@@ -49,21 +53,23 @@ static void
 status_usage (FILE *out)
 {
   fprintf (out,
-"Usage: %s status [OPTION]... PID\n"
+"Usage: %s status [OPTION]... PID|self|NAME\n"
 "       %s status [OPTION]... -- COMMAND [ARG]...\n"
-"List each file-backed executable mapping of process PID (or of COMMAND,\n"
-"started and sampled after --delay seconds): its size, whether its start\n"
+"List each file-backed executable mapping of a process: PID, 'self' (this\n"
+"command), the one process whose name is NAME, or COMMAND, started and\n"
+"sampled after --delay seconds.  For each: its size, whether its start\n"
 "and file offset are congruent modulo H, and how many bytes the kernel\n"
 "maps with huge pages (FilePmdMapped, ShmemPmdMapped on tmpfs), with the\n"
 "likely reason where that is less than all.\n"
 "\n"
-"  --page-size=SIZE  H (default 2M)\n"
+"  --page-size=SIZE  H (default: the kernel's hpage_pmd_size)\n"
 "  --delay=SECONDS   with COMMAND: when to sample it (default 1)\n"
 "  --json            one JSON document on standard output\n"
 "  -h, --help        this text\n"
 "\n"
-"Exit status: 0 reported; 2 bad usage; 3 no such process; 4 permission\n"
-"denied; 5 the kernel has no transparent huge pages (reported anyway).\n",
+"Exit status: 0 reported; 2 bad usage, or NAME matches several processes;\n"
+"3 no such process; 4 permission denied; 5 the kernel has no transparent\n"
+"huge pages (reported anyway).\n",
 	   ht_progname, ht_progname);
 }
 
@@ -146,43 +152,6 @@ add_mapping (void *ctx, const struct ht_mapping *m)
   return 0;
 }
 
-/* Read all of PATH into a malloc'd buffer.  */
-static char *
-slurp (const char *path, size_t *len)
-{
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  size_t cap = 1 << 16, n = 0;
-  char *buf;
-  ssize_t r;
-
-  if (fd < 0)
-    return NULL;
-  buf = malloc (cap);
-  while (buf != NULL && (r = read (fd, buf + n, cap - n)) > 0)
-    {
-      n += (size_t) r;
-      if (n == cap)
-	{
-	  char *grown = realloc (buf, cap *= 2);
-
-	  if (grown == NULL)
-	    free (buf);
-	  buf = grown;
-	}
-    }
-  if (buf != NULL && r < 0)
-    {
-      int e = errno;
-
-      free (buf);
-      buf = NULL;
-      errno = e;
-    }
-  close (fd);
-  *len = n;
-  return buf;
-}
-
 static void
 report_text (const struct status *st, long pid)
 {
@@ -190,8 +159,9 @@ report_text (const struct status *st, long pid)
   char a[32], b[32], c[32];
   size_t i;
 
-  printf ("process %ld, THP %s, H %s\n", pid, ht_thp_mode_name (st->mode),
-	  ht_format_size (st->o->page_size, a));
+  printf ("process %ld, THP %s, H %s (%s)\n", pid,
+	  ht_thp_mode_name (st->mode), ht_format_size (st->o->page_size, a),
+	  ht_h_source_name (st->o->h_source));
   for (i = 0; i < st->n; i++)
     {
       const struct text_map *t = &st->maps[i];
@@ -228,6 +198,7 @@ report_json (const struct status *st, long pid)
   ht_json_u64 (&j, "pid", (uint64_t) pid);
   ht_json_str (&j, "thp", ht_thp_mode_name (st->mode));
   ht_json_u64 (&j, "page_size", st->o->page_size);
+  ht_json_str (&j, "page_size_from", ht_h_source_name (st->o->h_source));
   ht_json_array (&j, "mappings");
   for (i = 0; i < st->n; i++)
     {
@@ -265,14 +236,12 @@ static int
 sample (long pid, struct status_opts *o)
 {
   struct status st = { o, ht_thp_mode (), NULL, 0, 0 };
-  char path[64], err[HT_ERRLEN];
-  size_t len, i;
-  char *buf;
+  char err[HT_ERRLEN];
+  size_t nmaps = 0, i;
   int status;
 
-  snprintf (path, sizeof path, "/proc/%ld/smaps", pid);
-  buf = slurp (path, &len);
-  if (buf == NULL)
+  status = ht_smaps_read (pid, add_mapping, &st, &nmaps, err);
+  if (status == -1 && errno != 0)
     {
       int e = errno;
 
@@ -281,23 +250,21 @@ sample (long pid, struct status_opts *o)
 	       : e == EACCES || e == EPERM
 	       ? "permission denied (another user's process needs root or "
 		 "CAP_SYS_PTRACE)" : strerror (e));
-      return e == ENOENT || e == ESRCH ? HT_EXIT_NO_PROCESS
-	     : e == EACCES || e == EPERM ? HT_EXIT_PERMISSION
-	     : HT_EXIT_BAD_INPUT;
+      status = e == ENOENT || e == ESRCH ? HT_EXIT_NO_PROCESS
+	       : e == EACCES || e == EPERM ? HT_EXIT_PERMISSION
+	       : HT_EXIT_BAD_INPUT;
     }
-  if (len == 0)
+  else if (status != 0)
     {
-      free (buf);
-      fprintf (stderr, "%s status: process %ld has no mappings (a kernel "
-	       "thread, or it has exited)\n", ht_progname, pid);
-      return HT_EXIT_NO_PROCESS;
-    }
-  status = ht_smaps_parse (buf, len, add_mapping, &st, err);
-  if (status != 0)
-    {
-      fprintf (stderr, "%s status: %s: %s\n", ht_progname, path,
+      fprintf (stderr, "%s status: process %ld: %s\n", ht_progname, pid,
 	       status == -1 && err[0] ? err : "out of memory");
       status = HT_EXIT_BAD_INPUT;
+    }
+  else if (nmaps == 0)
+    {
+      fprintf (stderr, "%s status: process %ld has no mappings (a kernel "
+	       "thread, or it has exited)\n", ht_progname, pid);
+      status = HT_EXIT_NO_PROCESS;
     }
   else
     {
@@ -313,8 +280,95 @@ sample (long pid, struct status_opts *o)
   for (i = 0; i < st.n; i++)
     free (st.maps[i].path);
   free (st.maps);
-  free (buf);
   return status;
+}
+
+/* Whether process PID is named NAME: its comm, or the last part of its
+   argv[0], as pidof matches.  */
+static bool
+process_named (long pid, const char *name)
+{
+  char path[64], buf[4096];
+  ssize_t n;
+  int fd;
+  bool same = false;
+
+  snprintf (path, sizeof path, "/proc/%ld/comm", pid);
+  if ((fd = open (path, O_RDONLY | O_CLOEXEC)) >= 0)
+    {
+      n = read (fd, buf, sizeof buf - 1);
+      close (fd);
+      if (n > 0)
+	{
+	  buf[n] = '\0';
+	  buf[strcspn (buf, "\n")] = '\0';
+	  same = strcmp (buf, name) == 0;
+	}
+    }
+  snprintf (path, sizeof path, "/proc/%ld/cmdline", pid);
+  if (!same && (fd = open (path, O_RDONLY | O_CLOEXEC)) >= 0)
+    {
+      n = read (fd, buf, sizeof buf - 1);
+      close (fd);
+      if (n > 0)
+	{
+	  buf[n] = '\0';		/* argv[0] ends at the first NUL.  */
+	  const char *base = strrchr (buf, '/');
+	  same = strcmp (base ? base + 1 : buf, name) == 0;
+	}
+    }
+  return same;
+}
+
+/* The one process named NAME, other than this one; 0 after saying why
+   there is none, or that there are several, with *STATUS the exit
+   status.  */
+static long
+find_process (const char *name, int *status)
+{
+  DIR *d = opendir ("/proc");
+  struct dirent *e;
+  long found = 0, self = (long) getpid ();
+  size_t matches = 0;
+  char others[256] = "";
+
+  if (d == NULL)
+    {
+      fprintf (stderr, "%s status: /proc: %s\n", ht_progname,
+	       strerror (errno));
+      *status = HT_EXIT_BAD_INPUT;
+      return 0;
+    }
+  while ((e = readdir (d)) != NULL)
+    {
+      char *end;
+      long pid = strtol (e->d_name, &end, 10);
+
+      if (*end != '\0' || pid <= 0 || pid == self
+	  || !process_named (pid, name))
+	continue;
+      if (++matches == 1)
+	found = pid;
+      size_t used = strlen (others);
+      snprintf (others + used, sizeof others - used, "%s%ld",
+		used ? ", " : "", pid);
+    }
+  closedir (d);
+  if (matches == 1)
+    return found;
+  if (matches == 0)
+    {
+      fprintf (stderr, "%s status: no process is named '%s'\n", ht_progname,
+	       name);
+      *status = HT_EXIT_NO_PROCESS;
+    }
+  else
+    {
+      fprintf (stderr, "%s status: %zu processes are named '%s' (%s): give "
+	       "one PID\n", ht_progname, matches, name, others);
+      *status = HT_EXIT_BAD_INPUT;
+    }
+  return 0;
 }
 
 /* Start COMMAND, sample it after the delay, then wait for it.  */
@@ -367,7 +421,8 @@ cmd_status (int argc, char **argv)
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
-  struct status_opts o = { 0x200000, 1.0, false };
+  struct status_opts o = { 0, HT_H_OPTION, 1.0, false };
+  const char *arg;
   char *end;
   long pid;
   int c;
@@ -377,7 +432,8 @@ cmd_status (int argc, char **argv)
     switch (c)
       {
       case 'p':
-	if (tool_parse_page_size ("status", optarg, &o.page_size) != 0)
+	if (tool_parse_size ("status", "--page-size", optarg, true,
+			     &o.page_size) != 0)
 	  return HT_EXIT_BAD_INPUT;
 	break;
       case 'd':
@@ -393,6 +449,8 @@ cmd_status (int argc, char **argv)
       case 'h': status_usage (stdout); return HT_EXIT_OK;
       default: status_usage (stderr); return HT_EXIT_BAD_INPUT;
       }
+  /* This command runs on the machine it inspects: H is the kernel's.  */
+  o.page_size = ht_runtime_page_size (o.page_size, &o.h_source);
   if (optind < argc && strcmp (argv[optind - 1], "--") == 0)
     return sample_command (argv + optind, &o);
   if (optind + 1 != argc)
@@ -400,11 +458,21 @@ cmd_status (int argc, char **argv)
       status_usage (stderr);
       return HT_EXIT_BAD_INPUT;
     }
-  pid = strtol (argv[optind], &end, 10);
+  arg = argv[optind];
+  if (strcmp (arg, "self") == 0)
+    return sample ((long) getpid (), &o);
+  if (!isdigit ((unsigned char) arg[0]))
+    {
+      int status = HT_EXIT_OK;
+
+      pid = find_process (arg, &status);
+      return pid != 0 ? sample (pid, &o) : status;
+    }
+  pid = strtol (arg, &end, 10);
   if (*end != '\0' || pid <= 0)
     {
       fprintf (stderr, "%s status: '%s' is not a process ID\n", ht_progname,
-	       argv[optind]);
+	       arg);
       return HT_EXIT_BAD_INPUT;
     }
   return sample (pid, &o);

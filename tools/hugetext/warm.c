@@ -13,8 +13,10 @@
 #include "hugetext.h"
 
 #include "hugetext/elf.h"
+#include "hugetext/file.h"
 #include "hugetext/json.h"
 #include "hugetext/layout.h"
+#include "hugetext/machine.h"
 #include "hugetext/size.h"
 #include "hugetext/smaps.h"
 #include "hugetext/thp.h"
@@ -34,7 +36,8 @@
 
 struct warm_opts
 {
-  uint64_t page_size;
+  uint64_t page_size;		/* H.  */
+  enum ht_h_source h_source;
   bool collapse, no_drop, json;
 };
 
@@ -59,7 +62,7 @@ warm_usage (FILE *out)
 "each ELF FILE, so that the next exec of it is mapped with huge pages,\n"
 "and report the coverage reached, as measured.\n"
 "\n"
-"  --page-size=SIZE  H (default 2M)\n"
+"  --page-size=SIZE  H (default: the kernel's hpage_pmd_size)\n"
 "  --collapse        also MADV_COLLAPSE the range (kernels with\n"
 "                    READ_ONLY_THP_FOR_FS)\n"
 "  --no-drop         keep small folios already cached\n"
@@ -98,30 +101,9 @@ pmd_mapped (void *addr)
 {
   struct find_ctx f = { (uint64_t) (uintptr_t) addr, 0, false };
   char err[HT_ERRLEN];
-  size_t cap = 1 << 20, n = 0;
-  char *buf = malloc (cap);
-  int fd = open ("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
-  ssize_t r;
 
-  if (buf == NULL || fd < 0)
-    {
-      free (buf);
-      if (fd >= 0)
-	close (fd);
-      return 0;
-    }
-  while ((r = read (fd, buf + n, cap - n)) > 0)
-    if ((n += (size_t) r) == cap)
-      {
-	char *grown = realloc (buf, cap *= 2);
-
-	if (grown == NULL)
-	  break;
-	buf = grown;
-      }
-  close (fd);
-  ht_smaps_parse (buf, n, find_mapping, &f, err);
-  free (buf);
+  if (ht_smaps_read (0, find_mapping, &f, NULL, err) != 0)
+    return 0;
   return f.pmd;
 }
 
@@ -221,85 +203,78 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
     }
 }
 
+/* The file range to warm: the first eligible code segment of ELF that
+   is aligned to H, whole huge pages of it.  Returns its size, 0 if
+   there is none.  */
+static uint64_t
+aligned_text (const struct ht_elf *elf, uint64_t h, uint64_t *offset)
+{
+  struct ht_layout_opts lopts = { h, 0 };
+  struct ht_layout layout;
+  char err[HT_ERRLEN];
+  uint64_t size = 0;
+
+  if (ht_layout_check (&layout, elf, &lopts, err) != 0)
+    return 0;
+  for (size_t i = 0; i < layout.nseg && size == 0; i++)
+    {
+      const struct ht_phdr *ph = layout.seg[i].ph;
+
+      if (!layout.seg[i].eligible || ph->offset % h != 0
+	  || ph->vaddr % h != 0)
+	continue;
+      *offset = ph->offset;
+      size = ph->filesz / h * h;
+    }
+  ht_layout_free (&layout);
+  return size;
+}
+
 static void
 warm_file (const char *path, const struct warm_opts *o,
 	   struct warm_result *r)
 {
-  struct ht_layout_opts lopts = { o->page_size, 0 };
   struct ht_fs_info fs;
-  struct ht_layout layout;
+  struct ht_file f;
   struct ht_elf elf;
   char err[HT_ERRLEN];
-  struct stat st;
-  void *map;
-  int fd;
-  size_t i;
 
   memset (r, 0, sizeof *r);
   r->path = path;
-  fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0 || fstat (fd, &st) != 0)
+  if (ht_file_open (&f, path, err) != 0)
     {
-      r->status = errno == EACCES || errno == EPERM ? HT_EXIT_PERMISSION
-		  : HT_EXIT_BAD_INPUT;
-      r->error = strerror (errno);
-      if (fd >= 0)
-	close (fd);
+      r->status = f.error == EACCES || f.error == EPERM ? HT_EXIT_PERMISSION
+		  : f.error == 0 ? HT_EXIT_NOT_ELF : HT_EXIT_BAD_INPUT;
+      r->error = f.error == 0 ? "not an ELF file (not a regular file)"
+		 : strerror (f.error);
       return;
     }
-  if (!S_ISREG (st.st_mode) || st.st_size == 0)
+  if (f.size == 0)
     {
       r->status = HT_EXIT_NOT_ELF;
-      r->error = "not an ELF file (not a non-empty regular file)";
-      close (fd);
-      return;
+      r->error = "not an ELF file (empty)";
     }
-  if (ht_fs_info (fd, &fs) == 0)
+  else if (ht_fs_info (f.fd, &fs) == 0
+	   && (fs.network || (fs.folios == HT_FS_SMALL_FOLIOS
+			      && !o->collapse)))
     {
-      r->fs = fs.name;
       /* MADV_COLLAPSE needs no large folios in the filesystem
 	 (READ_ONLY_THP_FOR_FS), readahead does.  */
-      if (fs.network || (fs.folios == HT_FS_SMALL_FOLIOS && !o->collapse))
-	{
-	  r->status = HT_EXIT_FILESYSTEM;
-	  r->error = fs.network
-		     ? "a network filesystem: its page cache holds no huge "
-		       "folios for text"
-		     : "this kernel has no large folios for this filesystem";
-	  close (fd);
-	  return;
-	}
+      r->fs = fs.name;
+      r->status = HT_EXIT_FILESYSTEM;
+      r->error = fs.network
+		 ? "a network filesystem: its page cache holds no huge "
+		   "folios for text"
+		 : "this kernel has no large folios for this filesystem";
     }
-  map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (map == MAP_FAILED)
-    {
-      r->status = HT_EXIT_BAD_INPUT;
-      r->error = strerror (errno);
-      close (fd);
-      return;
-    }
-  if (ht_elf_parse (&elf, map, (size_t) st.st_size, err) != 0)
+  else if (ht_elf_parse (&elf, f.data, f.size, err) != 0)
     {
       r->status = HT_EXIT_NOT_ELF;
       r->error = "not an ELF file";
     }
   else
     {
-      if (ht_layout_check (&layout, &elf, &lopts, err) == 0)
-	{
-	  for (i = 0; i < layout.nseg; i++)
-	    {
-	      const struct ht_phdr *ph = layout.seg[i].ph;
-
-	      if (!layout.seg[i].eligible || ph->offset % o->page_size != 0
-		  || ph->vaddr % o->page_size != 0)
-		continue;
-	      r->offset = ph->offset;
-	      r->size = ph->filesz / o->page_size * o->page_size;
-	      break;
-	    }
-	  ht_layout_free (&layout);
-	}
+      r->size = aligned_text (&elf, o->page_size, &r->offset);
       ht_elf_free (&elf);
       if (r->size == 0)
 	{
@@ -308,25 +283,28 @@ warm_file (const char *path, const struct warm_opts *o,
 		     "with -z hugetext)";
 	}
     }
-  munmap (map, (size_t) st.st_size);
+  /* Our own mapping of the headers would keep their small folios in the
+     page cache.  */
+  ht_file_unmap (&f);
   if (r->error == NULL)
-    warm_range (fd, r, o);
-  close (fd);
+    warm_range (f.fd, r, o);
+  ht_file_close (&f);
 }
 
 static void
-report_text (const struct warm_result *r)
+report_text (const struct warm_result *r, const struct warm_opts *o)
 {
-  char a[32], b[32];
+  char a[32], b[32], c[32];
 
   if (r->error != NULL)
     {
       fprintf (stderr, "%s warm: %s: %s\n", ht_progname, r->path, r->error);
       return;
     }
-  printf ("%s: text at offset %#llx, %s: %s in huge folios (%.0f%%)%s%s\n",
-	  r->path, (unsigned long long) r->offset, ht_format_size (r->size, a),
-	  ht_format_size (r->pmd, b),
+  printf ("%s: text at offset %#llx, %s: %s in huge folios of %s (%s) "
+	  "(%.0f%%)%s%s\n", r->path, (unsigned long long) r->offset,
+	  ht_format_size (r->size, a), ht_format_size (r->pmd, b),
+	  ht_format_size (o->page_size, c), ht_h_source_name (o->h_source),
 	  100.0 * (double) r->pmd / (double) r->size,
 	  r->note ? ": " : "", r->note ? r->note : "");
 }
@@ -342,7 +320,7 @@ cmd_warm (int argc, char **argv)
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
-  struct warm_opts o = { 0x200000, false, false, false };
+  struct warm_opts o = { 0, HT_H_OPTION, false, false, false };
   struct ht_json j;
   int c, status = HT_EXIT_OK;
 
@@ -351,7 +329,8 @@ cmd_warm (int argc, char **argv)
     switch (c)
       {
       case 'p':
-	if (tool_parse_page_size ("warm", optarg, &o.page_size) != 0)
+	if (tool_parse_size ("warm", "--page-size", optarg, true,
+			     &o.page_size) != 0)
 	  return HT_EXIT_BAD_INPUT;
 	break;
       case 'c': o.collapse = true; break;
@@ -373,6 +352,9 @@ cmd_warm (int argc, char **argv)
 	       ht_progname);
       return HT_EXIT_NO_THP;
     }
+  /* This command runs on the machine whose page cache it fills: H is
+     the kernel's.  */
+  o.page_size = ht_runtime_page_size (o.page_size, &o.h_source);
   if (o.json)
     {
       ht_json_init (&j, stdout);
@@ -392,6 +374,8 @@ cmd_warm (int argc, char **argv)
 	  ht_json_u64 (&j, "offset", r.offset);
 	  ht_json_u64 (&j, "size", r.size);
 	  ht_json_u64 (&j, "pmd_mapped", r.pmd);
+	  ht_json_u64 (&j, "page_size", o.page_size);
+	  ht_json_str (&j, "page_size_from", ht_h_source_name (o.h_source));
 	  ht_json_u64 (&j, "small_folios_left", r.still_cached);
 	  if (r.note)
 	    ht_json_str (&j, "note", r.note);
@@ -399,7 +383,7 @@ cmd_warm (int argc, char **argv)
 	  ht_json_end_object (&j);
 	}
       else
-	report_text (&r);
+	report_text (&r, &o);
       /* The worst status wins; a failure to read beats partial coverage.  */
       if (r.status > status)
 	status = r.status;

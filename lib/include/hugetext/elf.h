@@ -8,6 +8,7 @@
 #ifndef HUGETEXT_ELF_H
 #define HUGETEXT_ELF_H
 
+#include <elf.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -45,11 +46,33 @@ struct ht_elf
   bool big_endian;
   uint16_t type;		/* e_type.  */
   uint16_t machine;		/* e_machine.  */
+  uint64_t phoff, shoff;	/* e_phoff, e_shoff.  */
+  uint16_t phentsize, shentsize;
   size_t phnum;
   struct ht_phdr *phdrs;
   size_t shnum;			/* 0 when the file has no section headers.  */
   struct ht_shdr *shdrs;
 };
+
+/* Where a header field lives in a file of one class: its offset in the
+   header and its size, from <elf.h>'s types.  HT_FIELD (ELF, Phdr, p_align)
+   is p_align of an Elf64_Phdr or an Elf32_Phdr, as ELF's class says.  */
+struct ht_field
+{
+  size_t offset, size;
+};
+
+#define HT_FIELD_OF(type, field) \
+  ((struct ht_field) { offsetof (type, field), sizeof ((type *) 0)->field })
+#define HT_FIELD(elf, hdr, field) \
+  ((elf)->elf_class == 64 ? HT_FIELD_OF (Elf64_##hdr, field) \
+			  : HT_FIELD_OF (Elf32_##hdr, field))
+
+/* Read or write field F of the header at HDR, in ELF's byte order.  */
+uint64_t ht_elf_get (const struct ht_elf *elf, const unsigned char *hdr,
+		     struct ht_field f);
+void ht_elf_put (const struct ht_elf *elf, unsigned char *hdr,
+		 struct ht_field f, uint64_t v);
 
 /* Parse SIZE bytes at DATA, which must stay valid while ELF is used.
    Returns 0, or -1 with a one-line description of the problem in ERR.  */

@@ -6,6 +6,7 @@
 
 #include "hugetext/elf.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct ht_file
@@ -13,11 +14,24 @@ struct ht_file
   int fd;
   const void *data;		/* NULL for an empty file.  */
   size_t size;
+  bool owns_fd;			/* ht_file_open opened FD.  */
+  int error;			/* After a failure: the errno value, or 0
+				   for a file that is not a regular file.  */
 };
 
-/* Open and map PATH.  Returns 0, or -1 with the reason in ERR (the
-   reason does not repeat the path).  */
+/* Open and map PATH, a regular file: anything else (a FIFO, a device, a
+   directory) is refused at once, without blocking.  Returns 0, or -1
+   with the reason in ERR (the reason does not repeat the path).  */
 int ht_file_open (struct ht_file *f, const char *path, char err[HT_ERRLEN]);
+
+/* Map the regular file open at FD, which stays the caller's (its offset
+   is not used).  Returns 0, or -1 with the reason in ERR.  */
+int ht_file_map_fd (struct ht_file *f, int fd, char err[HT_ERRLEN]);
+
+/* Unmap F's contents, keeping F->fd open.  */
+void ht_file_unmap (struct ht_file *f);
+
+/* Unmap F, and close it if ht_file_open opened it.  */
 void ht_file_close (struct ht_file *f);
 
 /* How many bytes of [START, END) of FD are holes, as SEEK_HOLE reports

@@ -1,5 +1,5 @@
-/* The hugetext layout contract (shared/design/contract.md), as a judgement
-   on one parsed ELF file.
+/* The hugetext layout contract (docs/contract.md), as a judgement on one
+   parsed ELF file.
 
    ht_layout_check() looks at every PT_LOAD, decides which are eligible code
    segments and records, per segment, which rules they break.  It reads only
@@ -23,23 +23,29 @@ struct ht_layout_opts
   uint64_t min_size;		/* 0: same as H.  */
 };
 
-/* One broken rule each.  */
+/* One bit per check of the contract (hugetext/rules.def): HT_P_VADDR
+   and so on.  */
+enum ht_problem_index
+{
+#define HT_RULE(bit, id) HT_PI_##bit,
+#include "hugetext/rules.def"
+#undef HT_RULE
+  HT_NPROBLEMS
+};
+
 enum ht_problem
 {
-  HT_P_VADDR = 1u << 0,		/* p_vaddr % H != 0.  */
-  HT_P_OFFSET = 1u << 1,	/* p_offset % H != 0.  */
-  HT_P_ALIGN = 1u << 2,		/* p_align != H.  */
-  HT_P_MEMSZ = 1u << 3,		/* p_memsz != p_filesz.  */
-  HT_P_TAIL = 1u << 4,		/* p_filesz % H != 0.  */
-  HT_P_FILL = 1u << 5,		/* Tail padding is neither zeros nor fill.  */
-  HT_P_OVERALIGNED = 1u << 6,	/* Not eligible, yet aligned to H.  */
+#define HT_RULE(bit, id) HT_P_##bit = 1u << HT_PI_##bit,
+#include "hugetext/rules.def"
+#undef HT_RULE
 };
 
 enum ht_fill
 {
   HT_FILL_NONE,			/* No padding bytes in the file.  */
   HT_FILL_ZERO,
-  HT_FILL_PATTERN,		/* A repeated 1-, 2- or 4-byte pattern.  */
+  HT_FILL_TRAP,			/* The machine's trap instruction, repeated.  */
+  HT_FILL_PATTERN,		/* Another repeated 1-, 2- or 4-byte pattern.  */
   HT_FILL_DATA,			/* Anything else.  */
 };
 
@@ -66,6 +72,7 @@ struct ht_layout
   uint64_t min_size;
   bool page_size_guessed;	/* No known default for this machine.  */
   bool applicable;		/* ET_EXEC or ET_DYN.  */
+  bool uniform_align;		/* Every PT_LOAD has the same p_align.  */
   uint64_t max_align;		/* Largest p_align of all PT_LOADs.  */
   size_t nseg;
   struct ht_segment *seg;	/* One per PT_LOAD, in header order.  */
@@ -86,11 +93,16 @@ void ht_layout_measure_holes (struct ht_layout *layout, int fd);
 
 void ht_layout_free (struct ht_layout *layout);
 
-/* Each problem bit of SEG in words, for a person: calls EMIT once per
-   problem with a full sentence (no trailing newline).  */
+/* Each problem of SEG: calls EMIT once per problem with the check's id
+   ("start.vaddr"; see docs/contract.md) and a full sentence for a person
+   (no trailing newline).  */
 void ht_layout_explain (const struct ht_layout *layout,
 			const struct ht_segment *seg,
-			void (*emit) (void *ctx, const char *msg), void *ctx);
+			void (*emit) (void *ctx, const char *id,
+				      const char *msg), void *ctx);
+
+/* The id of problem bit P (one of enum ht_problem), or NULL.  */
+const char *ht_problem_id (unsigned p);
 
 const char *ht_fill_name (enum ht_fill fill);
 

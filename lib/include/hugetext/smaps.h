@@ -38,4 +38,12 @@ typedef int (*ht_mapping_fn) (void *ctx, const struct ht_mapping *m);
 int ht_smaps_parse (const char *buf, size_t len, ht_mapping_fn fn,
 		    void *ctx, char err[HT_ERRLEN]);
 
+/* Read /proc/PID/smaps (PID 0: this process) and parse it as
+   ht_smaps_parse does.  Returns 0, FN's nonzero return, or -1 with the
+   problem in ERR and errno set where reading failed (ENOENT: no such
+   process, EACCES: another user's).  *NMAPS, if not NULL, gets the number
+   of mappings read: 0 for a kernel thread or an exited process.  */
+int ht_smaps_read (long pid, ht_mapping_fn fn, void *ctx, size_t *nmaps,
+		   char err[HT_ERRLEN]);
+
 #endif

@@ -1,7 +1,7 @@
 /* What the plugin knows about the link it is part of, and what it does.  */
 
-#ifndef HUGETEXT_PLUGIN_LINK_H
-#define HUGETEXT_PLUGIN_LINK_H
+#ifndef HUGETEXT_PLUGIN_OPTIONS_H
+#define HUGETEXT_PLUGIN_OPTIONS_H
 
 #include <stdbool.h>
 #include <stddef.h>
