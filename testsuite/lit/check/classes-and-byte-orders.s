@@ -39,7 +39,7 @@
 # RUN: %ld.lld -z max-page-size=4096 %t/aarch64.o -o %t/aarch64
 # RUN: %expect-exit 1 %hugetext check %t/i386 %t/ppc %t/ppc64 %t/aarch64 | FileCheck %s --check-prefix=PLAIN
 
-# PLAIN-COUNT-4: problem: p_offset 0x{{[0-9a-f]+}} is not a multiple of H (0x200000)
+# PLAIN-COUNT-4: problem [start.offset]: p_offset 0x{{[0-9a-f]+}} is not a multiple of H (0x200000)
 # PLAIN-NOT:     : ok:
 
   .text

@@ -10,7 +10,7 @@
 
 # CHECK:      LOAD R-X offset 0x200000 vaddr 0x200000 filesz 0x400000 memsz 0x400000 align 0x200000: ok
 # CHECK-NEXT:   code 4 MiB, eligible; vaddr and offset aligned to H
-# CHECK-NOT:  problem:
+# CHECK-NOT:  problem
 # CHECK:      {{.*}}: ok: 1 eligible code segment meets the contract
 
 # JSON:      {"files":[{"file":"{{.*}}","verdict":"ok","class":64,"byte_order":"little","machine":"x86-64","e_machine":62,"type":"ET_DYN","applicable":true,"page_size":2097152,"page_size_assumed":false,"min_size":2097152,"eligible_segments":1,"failing_segments":0,"segments":[

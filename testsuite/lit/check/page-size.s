@@ -11,7 +11,7 @@
 # RUN: %expect-exit 2 %hugetext check --min-size=-1 %t 2>&1 | FileCheck %s --check-prefix=BADMIN
 
 # CHECK:      H 4 MiB, min size 4 MiB
-# CHECK:      problem: p_vaddr 0x200000 is not a multiple of H (0x400000)
+# CHECK:      problem [start.vaddr]: p_vaddr 0x200000 is not a multiple of H (0x400000)
 # POW2:       hugetext check: invalid --page-size '3M': not a power of two of at least 4K
 # BAD:        hugetext check: invalid --page-size '2MB': expected a size such as 2M or 0x200000
 # BADMIN:     hugetext check: invalid --min-size '-1'
