@@ -134,9 +134,9 @@ front_gap (const struct ht_layout *l, const struct ht_segment *seg)
 }
 
 /* The checks of hugetext/rules.def.  Each says whether segment S breaks
-   it and, if so and MSG is not NULL, why, in a sentence.  Rules 2 and 3
-   (start, end) apply to eligible code segments; rule 4 (others) to the
-   rest.  */
+   it and, if so and MSG is not NULL, why, in a sentence.  The rules
+   `start` and `end` apply to eligible code segments, `others` to the
+   rest (docs/contract.md).  */
 
 #define SAY(...) (msg != NULL ? snprintf (msg, HT_ERRLEN, __VA_ARGS__) : 0)
 

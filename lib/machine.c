@@ -13,8 +13,8 @@
 #define KiB(n) ((uint64_t) (n) << 10)
 
 static const struct ht_machine machines[] = {
-#define HT_MACHINE(name, em, cls, base, h, maxp, sep, tlen, trap) \
-  { name, em, cls, KiB (base), KiB (h), KiB (maxp), sep, tlen, trap },
+#define HT_MACHINE(name, em, cls, base, h, maxp, sep, tlen, trap, arch) \
+  { name, em, cls, KiB (base), KiB (h), KiB (maxp), sep, tlen, trap, arch },
 #include "../machines.def"
 #undef HT_MACHINE
 };

@@ -114,7 +114,7 @@ every_class_and_byte_order (void)
     }
 }
 
-/* Rule 2.  */
+/* Rule `start`.  */
 static void
 start_must_be_aligned (void)
 {
@@ -135,7 +135,7 @@ start_must_be_aligned (void)
   done (&j);
 }
 
-/* Rule 3.  */
+/* Rule `end`.  */
 static void
 tail_must_be_padded (void)
 {
@@ -176,7 +176,7 @@ fill_with_data (unsigned char *buf)
   buf[0x5f1234] = 0x90;
 }
 
-/* Rule 3: padding is zeros or the target's fill.  */
+/* Rule `end` (end.fill): padding is zeros or the target's fill.  */
 static void
 padding_is_fill (void)
 {
@@ -206,7 +206,7 @@ padding_is_fill (void)
   done (&j);
 }
 
-/* Rule 6: the copy of a padded segment in a separate debug file has no
+/* Rule `strip`: the copy of a padded segment in a separate debug file has no
    file contents; its address, memory size and alignment are judged.  */
 static void
 debug_file_segment (void)
@@ -232,7 +232,7 @@ debug_file_segment (void)
   done (&j);
 }
 
-/* Rule 1: below the min size nothing is required.  */
+/* Rule `noop`: below the min size nothing is required.  */
 static void
 below_min_size_is_left_alone (void)
 {
@@ -299,7 +299,7 @@ page_size_option (void)
   free (buf);
 }
 
-/* Rule 4: only eligible code segments are aligned to H...  */
+/* Rule `others`: only eligible code segments are aligned to H...  */
 static void
 others_keep_their_alignment (void)
 {
@@ -374,7 +374,7 @@ what_counts_as_code (void)
   done (&j);
 }
 
-/* Rule 7: relocatable objects are not judged.  */
+/* Rule `scope`: relocatable objects are not judged.  */
 static void
 relocatable_not_applicable (void)
 {

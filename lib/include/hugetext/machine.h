@@ -20,6 +20,7 @@ struct ht_machine
   bool separate_code;		/* GNU ld's default -z separate-code.  */
   unsigned trap_len;		/* Bytes of TRAP; 0 if there is none.  */
   uint32_t trap;		/* In the target's byte order.  */
+  const char *arch;		/* "x86_64": the GNU triplet's first part.  */
 };
 
 /* All machines, in the order of lib/machines.def; *N is their count.  */

@@ -1,5 +1,5 @@
 # REQUIRES: ld.lld
-## Rule 1: a program whose code is below the min size is left alone, and
+## Rule `noop`: a program whose code is below the min size is left alone, and
 ## the checker accepts its plain layout.  Lowering the min size makes the
 ## same file eligible, and then it fails.
 

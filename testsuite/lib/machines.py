@@ -1,0 +1,47 @@
+"""The machine table, lib/machines.def, for the tests and scripts.
+
+The C code reads the file with #include; everything else reads it here,
+so that a machine's facts are written once."""
+
+import os
+import re
+
+DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                   "lib", "machines.def")
+FIELDS = ("name", "e_machine", "elf_class", "base_page_kib", "h_kib",
+          "max_page_kib", "separate_code", "trap_len", "trap", "arch")
+LINE = re.compile(r"^HT_MACHINE \((.*)\)\s*$")
+
+
+def machines(path=DEF):
+    """Every line of the table, in order, as a dict of FIELDS."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            m = LINE.match(line)
+            if not m:
+                continue
+            values = [v.strip() for v in m.group(1).split(",")]
+            if len(values) != len(FIELDS):
+                raise ValueError("%s: %d fields, not %d: %s"
+                                 % (path, len(values), len(FIELDS), line))
+            row = dict(zip(FIELDS, values))
+            for k in ("name", "arch"):
+                row[k] = row[k].strip('"')
+            for k in ("elf_class", "base_page_kib", "h_kib", "max_page_kib",
+                      "separate_code", "trap_len"):
+                row[k] = int(row[k], 0)
+            out.append(row)
+    return out
+
+
+def defaults(path=DEF):
+    """The entry each machine's files are judged by: the first line of each
+    e_machine and class."""
+    seen, out = set(), []
+    for m in machines(path):
+        key = (m["e_machine"], m["elf_class"])
+        if key not in seen:
+            seen.add(key)
+            out.append(m)
+    return out
