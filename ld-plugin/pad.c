@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "pad.h"
 
+#include "hugetext/file.h"
+
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -115,27 +117,18 @@ pad_plan (struct pad_plan *plan, const struct ht_elf *elf, size_t phdr,
 static int
 copy_range (int in, int out, uint64_t from, uint64_t to, uint64_t off)
 {
-  while (from < to)
-    {
-      off_t data = lseek (in, (off_t) from, SEEK_DATA);
-      off_t hole;
+  uint64_t base = from, stop;
+  int r;
 
-      if (data < 0)
-	return errno == ENXIO ? 0 : -1;
-      if ((uint64_t) data >= to)
-	return 0;
-      off += (uint64_t) data - from;
-      from = (uint64_t) data;
-      hole = lseek (in, (off_t) from, SEEK_HOLE);
-      if (hole < 0)
-	return -1;
-      if ((uint64_t) hole > to)
-	hole = (off_t) to;
-      while (from < (uint64_t) hole)
+  while ((r = ht_file_next_data (in, &from, &stop, to)) == 1)
+    {
+      uint64_t at = off + (from - base);
+
+      while (from < stop)
 	{
-	  loff_t src = (loff_t) from, dst = (loff_t) off;
+	  loff_t src = (loff_t) from, dst = (loff_t) at;
 	  ssize_t n = copy_file_range (in, &src, out, &dst,
-				       (size_t) ((uint64_t) hole - from), 0);
+				       (size_t) (stop - from), 0);
 
 	  if (n <= 0)
 	    {
@@ -143,17 +136,17 @@ copy_range (int in, int out, uint64_t from, uint64_t to, uint64_t off)
 	      char buf[65536];
 	      size_t want = sizeof buf;
 
-	      if ((uint64_t) hole - from < want)
-		want = (size_t) ((uint64_t) hole - from);
+	      if (stop - from < want)
+		want = (size_t) (stop - from);
 	      n = pread (in, buf, want, (off_t) from);
-	      if (n <= 0 || pwrite (out, buf, (size_t) n, (off_t) off) != n)
+	      if (n <= 0 || pwrite (out, buf, (size_t) n, (off_t) at) != n)
 		return -1;
 	    }
 	  from += (uint64_t) n;
-	  off += (uint64_t) n;
+	  at += (uint64_t) n;
 	}
     }
-  return 0;
+  return r;
 }
 
 /* The ELF, program and section headers of the padded file.  They are

@@ -101,34 +101,37 @@ ht_file_close (struct ht_file *f)
   f->fd = -1;
 }
 
+int
+ht_file_next_data (int fd, uint64_t *from, uint64_t *to, uint64_t end)
+{
+  if (*from >= end)
+    return 0;
+  off_t data = lseek (fd, (off_t) *from, SEEK_DATA);
+  if (data < 0)
+    return errno == ENXIO ? 0 : -1;	/* ENXIO: no data up to EOF.  */
+  if ((uint64_t) data >= end)
+    return 0;
+  off_t hole = lseek (fd, data, SEEK_HOLE);
+  if (hole < 0)
+    return -1;
+  *from = (uint64_t) data;
+  *to = (uint64_t) hole < end ? (uint64_t) hole : end;
+  return 1;
+}
+
 uint64_t
 ht_file_hole_bytes (int fd, uint64_t start, uint64_t end)
 {
-  uint64_t holes = 0;
-  off_t pos = (off_t) start;
+  uint64_t data = 0, from = start, to;
+  int r;
 
-  while ((uint64_t) pos < end)
+  if (end <= start)
+    return 0;
+  while ((r = ht_file_next_data (fd, &from, &to, end)) == 1)
     {
-      off_t data = lseek (fd, pos, SEEK_DATA);
-      if (data < 0)
-	{
-	  /* ENXIO: no data from POS to the end of the file.  Anything
-	     else: the file system cannot say, so count nothing.  */
-	  if (errno == ENXIO)
-	    holes += end - (uint64_t) pos;
-	  break;
-	}
-      if (data > pos)
-	{
-	  uint64_t stop = (uint64_t) data < end ? (uint64_t) data : end;
-	  holes += stop - (uint64_t) pos;
-	  pos = data;
-	  continue;
-	}
-      off_t hole = lseek (fd, pos, SEEK_HOLE);
-      if (hole <= pos)
-	break;
-      pos = hole;
+      data += to - from;
+      from = to;
     }
-  return holes;
+  /* Where the file system cannot say, count nothing.  */
+  return r < 0 ? 0 : end - start - data;
 }

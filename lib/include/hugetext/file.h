@@ -34,6 +34,12 @@ void ht_file_unmap (struct ht_file *f);
 /* Unmap F, and close it if ht_file_open opened it.  */
 void ht_file_close (struct ht_file *f);
 
+/* The first extent of data in [*FROM, END) of FD, as SEEK_DATA and
+   SEEK_HOLE report it: returns 1 with it in [*FROM, *TO), 0 when the
+   rest of the range is a hole, -1 with errno set when the file system
+   cannot tell.  */
+int ht_file_next_data (int fd, uint64_t *from, uint64_t *to, uint64_t end);
+
 /* How many bytes of [START, END) of FD are holes, as SEEK_HOLE reports
    them.  0 where the file system cannot tell.  */
 uint64_t ht_file_hole_bytes (int fd, uint64_t start, uint64_t end);
