@@ -37,22 +37,17 @@ def built(name):
     return path if os.access(path, os.X_OK) else None
 
 
-def supports_hugetext(linker):
-    """Whether LINKER accepts -z hugetext (its patch series is applied).
+# The table of the ways to link (toolchain/producers) and its reader,
+# which also says whether a linker takes -z hugetext.
+producer = os.path.join(config.hugetext_source_dir, "toolchain", "producer")
+config.substitutions.append(("%producer", producer))
 
-    GNU ld lists it in --help.  ld.lld does not list -z values, but warns
-    about an unknown one, which --fatal-warnings makes an error."""
-    try:
-        run = subprocess.run([linker, "--fatal-warnings", "-z", "hugetext",
-                              "--version"], capture_output=True, text=True,
-                             timeout=30)
-        if run.returncode != 0:
-            return False
-        out = subprocess.run([linker, "--help"], capture_output=True,
-                             text=True, timeout=30).stdout
-    except OSError:
-        return False
-    return "hugetext" in out or "LLD" in run.stdout
+
+def supports(name):
+    """Whether this build can link the way producer NAME does."""
+    return subprocess.run([producer, "supports", name,
+                           config.hugetext_build_dir],
+                          capture_output=True).returncode == 0
 
 
 # The sanitized build of the tool is what the tests run.
@@ -130,9 +125,8 @@ if os.access(qemu_aarch64, os.X_OK):
     config.available_features.add("qemu-aarch64")
     config.substitutions.append(("%qemu-aarch64", qemu_aarch64))
 
-for linker in ("ld.bfd", "ld.lld"):
-    path = built(linker)
-    if path and supports_hugetext(path):
+for name, linker in (("bfd", "ld.bfd"), ("lld", "ld.lld")):
+    if supports(name):
         config.available_features.add(linker + "-hugetext")
 
 
