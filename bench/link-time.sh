@@ -4,13 +4,17 @@
 # Usage: bench/link-time.sh [BUILD_DIR] [PAIRS]   (defaults: build, 15)
 #
 # Links two programs -- the demo program (4 MiB of code) and a bigger one
-# (40 MiB) -- with every linker in BUILD_DIR/bin that knows -z hugetext,
-# and with the system's ld.bfd with and without BUILD_DIR/lib/hugetext.so,
-# PAIRS times each way, interleaved (plain, hugetext, hugetext, plain, ...)
-# so that drift on the machine hits both alike, and prints the median
-# times and the ratio hugetext / plain with its spread.  Output files go
-# to a tmpfs-free folder under BUILD_DIR/bench; results are also written
-# to BUILD_DIR/bench/link-time.txt.
+# (40 MiB) -- as each hugetext producer that toolchain/producers marks
+# "bench" links them, where BUILD_DIR can (today: bfd and lld, the
+# patched linkers with -z hugetext, and plugin, the system's ld.bfd with
+# BUILD_DIR/lib/hugetext.so), and as its baseline (the same linker
+# without it), PAIRS times each way, interleaved (plain, hugetext,
+# hugetext, plain, ...) so that drift on the machine hits both alike, and
+# prints the median times and the ratio hugetext / plain with its
+# spread, a row per producer and program.  A producer's post step is not
+# part of the link and is not run.  Output files go to a tmpfs-free
+# folder under BUILD_DIR/bench; results are also written to
+# BUILD_DIR/bench/link-time.txt.
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,9 +22,11 @@ build=$(cd "${1:-$top/build}" && pwd)
 pairs=${2:-15}
 bin=$build/bin
 work=$build/bench/link-time
+producer=$top/toolchain/producer
 mkdir -p "$work"
 
 say() { printf '%s\n' "$*"; }
+die() { say "link-time: $*" >&2; exit 1; }
 
 # Objects: the demo program, and the same generator at ten times the size.
 gcc -B"$bin/" -O2 -c "$top/demo/main.c" -o "$work/main.o"
@@ -32,75 +38,45 @@ done
 
 now_ns() { date +%s%N; }
 
-# link LINKER PROGRAM OUT [FLAG]: one link, its wall time in ns on stdout.
+# link FLAGS EXTRA PROGRAM OUT: one link with the driver flags FLAGS and
+# the extra objects EXTRA, its wall time in ns on stdout.
 link() {
 	t0=$(now_ns)
-	gcc -B"$bin/" -fuse-ld="$1" "$work/main.o" "$work/$2.o" -o "$work/$3" ${4:+"$4"}
+	gcc $1 "$work/main.o" "$work/$3.o" $2 -o "$work/$4"
 	t1=$(now_ns)
 	echo $((t1 - t0))
-}
-
-# link_system PROGRAM OUT [FLAG]: the same with the system's own ld.bfd
-# (no -B), for the plugin, which serves an unpatched ld.
-link_system() {
-	t0=$(now_ns)
-	gcc -fuse-ld=bfd "$work/main.o" "$work/$1.o" -o "$work/$2" ${3:+"$3"}
-	t1=$(now_ns)
-	echo $((t1 - t0))
-}
-
-supports() {
-	gcc -B"$bin/" -fuse-ld="$1" -nostdlib -Wl,--fatal-warnings \
-		-Wl,-z,hugetext -Wl,-e,0 "$work/demo.o" -o "$work/probe" \
-		>/dev/null 2>&1
 }
 
 results=$work/times.txt
 : >"$results"
-for linker in bfd lld; do
-	if ! supports "$linker"; then
-		say "ld.$linker: skipped (no -z hugetext in this build)"
+producers=$("$producer" list --in bench --hugetext)
+for p in $producers; do
+	if ! why=$("$producer" supports "$p" "$build"); then
+		say "$p: skipped: $why"
 		continue
 	fi
+	base=$("$producer" baseline "$p")
+	[ -n "$base" ] || die "toolchain/producers: $p has no baseline"
+	a_flags=$("$producer" flags "$base" "$build")
+	a_extra=$("$producer" extra "$base" "$build")
+	b_flags=$("$producer" flags "$p" "$build")
+	b_extra=$("$producer" extra "$p" "$build")
 	for prog in demo big; do
-		link "$linker" "$prog" warm >/dev/null	# page cache, once
+		link "$a_flags" "$a_extra" "$prog" warm >/dev/null	# page cache, once
 		i=0
 		while [ $i -lt "$pairs" ]; do
 			if [ $((i % 2)) -eq 0 ]; then
-				a=$(link "$linker" "$prog" plain)
-				b=$(link "$linker" "$prog" huge -Wl,-z,hugetext)
+				a=$(link "$a_flags" "$a_extra" "$prog" plain)
+				b=$(link "$b_flags" "$b_extra" "$prog" huge)
 			else
-				b=$(link "$linker" "$prog" huge -Wl,-z,hugetext)
-				a=$(link "$linker" "$prog" plain)
+				b=$(link "$b_flags" "$b_extra" "$prog" huge)
+				a=$(link "$a_flags" "$a_extra" "$prog" plain)
 			fi
-			echo "ld.$linker $prog $a $b" >>"$results"
+			echo "$p $prog $a $b" >>"$results"
 			i=$((i + 1))
 		done
 	done
 done
-
-# The plugin: the system's ld.bfd with -plugin hugetext.so against the
-# same ld without it.
-plugin=$build/lib/hugetext.so
-if [ -f "$plugin" ]; then
-	for prog in demo big; do
-		link_system "$prog" warm >/dev/null
-		i=0
-		while [ $i -lt "$pairs" ]; do
-			if [ $((i % 2)) -eq 0 ]; then
-				a=$(link_system "$prog" plain)
-				b=$(link_system "$prog" huge -Wl,-plugin,"$plugin")
-			else
-				b=$(link_system "$prog" huge -Wl,-plugin,"$plugin")
-				a=$(link_system "$prog" plain)
-			fi
-			echo "plugin $prog $a $b" >>"$results"
-			i=$((i + 1))
-		done
-	done
-else
-	say "plugin: skipped ($plugin is not built)"
-fi
 
 {
 	say "link time, -z hugetext (or the plugin) vs plain: $pairs interleaved pairs per row"

@@ -40,7 +40,8 @@ def main(argv):
         st = os.stat(path)
         verdict = f["verdict"]
         if verdict == "fail":
-            verdict = "FAIL: " + "; ".join(seg["problems"][:1])
+            problem = seg["problems"][0]
+            verdict = "FAIL [%s]: %s" % (problem["rule"], problem["message"])
         rows.append((name, hex(seg["offset"]), hex(seg["vaddr"]),
                      hex(seg["align"]), size(seg["code_size"]),
                      size(seg["filesz"]), size(seg["padding"]),

@@ -39,57 +39,33 @@ say "== Building the demo program (demo/gen-text.sh: 4200 functions of 1 KiB)"
 gcc -B"$bin/" -c "$work/text.s" -o "$work/text.o"
 gcc -B"$bin/" -O2 -c "$top/demo/main.c" -o "$work/main.o"
 
-# ---- 2. Link it every way this build can.
-# supports LINKER: whether it takes -z hugetext without a warning.
-supports() {
-	gcc -B"$bin/" -fuse-ld="$1" -nostdlib -Wl,--fatal-warnings \
-		-Wl,-z,hugetext -Wl,-e,0 "$work/text.o" -o "$work/probe" \
-		>/dev/null 2>&1
-}
-
+# ---- 2. Link it every way this build can: each producer that
+# toolchain/producers marks "demo".
+producer=$top/toolchain/producer
+producers=$("$producer" list --in demo)
+huge_producers=" $("$producer" list --hugetext | tr '\n' ' ') "
 variants=
-link() {
-	name=$1 linker=$2
-	shift 2
-	if gcc -B"$bin/" -fuse-ld="$linker" "$work/main.o" "$work/text.o" \
-		"$@" -o "$work/$name" 2>"$work/$name.log"; then
-		variants="$variants $name"
-		say "  $name: gcc -fuse-ld=$linker $* ($(sed -n 1p "$work/$name.ver"))"
-	else
-		say "  $name: link failed:"; sed 's/^/    /' "$work/$name.log"
+huge_linked=no
+say "== Linking (toolchain/producers: the producers marked demo)"
+for p in $producers; do
+	if ! why=$("$producer" supports "$p" "$build"); then
+		say "  $p: skipped: $why"
+		continue
+	fi
+	flags=$("$producer" flags "$p" "$build")
+	extra=$("$producer" extra "$p" "$build")
+	ld=$("$producer" linker "$p" "$build")
+	if ! gcc $flags "$work/main.o" "$work/text.o" $extra -o "$work/$p" \
+		2>"$work/$p.log"; then
+		say "  $p: link failed:"; sed 's/^/    /' "$work/$p.log"
 		exit 1
 	fi
-}
-
-say "== Linking (linkers from $bin)"
-"$bin/ld.bfd" --version | sed -n 1p >"$work/plain-bfd.ver"
-"$bin/ld.lld" --version | sed -n 1p >"$work/plain-lld.ver"
-link plain-bfd bfd
-link plain-lld lld
-for linker in bfd lld; do
-	if supports "$linker"; then
-		cp "$work/plain-$linker.ver" "$work/hugetext-$linker.ver"
-		link "hugetext-$linker" "$linker" -Wl,-z,hugetext
-	else
-		say "  hugetext-$linker: skipped: this build's ld.$linker does not" \
-		    "know -z hugetext yet (its patch series, ${linker}-patches/series" \
-		    "in the tree, does not add it yet)"
-	fi
+	[ -z "$("$producer" post "$p")" ] || "$producer" finish "$p" "$work/$p"
+	variants="$variants $p"
+	case $huge_producers in *" $p "*) huge_linked=yes ;; esac
+	say "  $p: $("$producer" describe "$p")"
+	say "    gcc $flags${extra:+ $extra} ($("$ld" --version | sed -n 1p))"
 done
-rm -f "$work/probe"
-# What people do today without hugetext: every segment 2 MiB-aligned.
-cp "$work/plain-lld.ver" "$work/maxpage-lld.ver"
-link maxpage-lld lld -Wl,-z,max-page-size=0x200000 \
-	-Wl,-z,separate-loadable-segments
-if [ -f "$build/lib/hugetext.so" ]; then
-	say "Debian's /usr/bin/ld.bfd" >"$work/hugetext-plugin.ver"
-	# The plugin serves the system's unpatched ld, so no -B here.
-	gcc -fuse-ld=bfd "$work/main.o" "$work/text.o" \
-		-Wl,-plugin,"$build/lib/hugetext.so" -o "$work/hugetext-plugin" \
-		2>"$work/hugetext-plugin.log" && variants="$variants hugetext-plugin"
-else
-	say "  hugetext-plugin: skipped: $build/lib/hugetext.so is not built yet"
-fi
 
 # ---- 3. The layouts side by side.
 say ""
@@ -189,14 +165,13 @@ say "- maxpage-lld (-z max-page-size=2M -z separate-loadable-segments) is"
 say "  today's workaround: every segment is 2 MiB-aligned, which bloats the"
 say "  file, and the text's last partial 2 MiB is still not padded, so it"
 say "  stays in small pages (the contract's rule 3)."
-case $variants in
-*hugetext-*)
+if [ $huge_linked = yes ]; then
 	say "- A -z hugetext link starts and ends the text on 2 MiB boundaries in"
-	say "  both address and file offset, which is what huge pages need." ;;
-*)
+	say "  both address and file offset, which is what huge pages need."
+else
 	say "- No producer of the hugetext layout is built yet (the patch series"
-	say "  are empty), so only plain links are shown." ;;
-esac
+	say "  are empty), so only plain links are shown."
+fi
 fsname=$(fstype "$work")
 if [ "$best_aligned_pmd" -gt 0 ] && [ "$best_aligned_pmd" -ge "$best_aligned_text" ]; then
 	say "- From $work ($fsname) an aligned text was mapped with huge pages in"
