@@ -50,6 +50,19 @@ def supports(name):
                           capture_output=True).returncode == 0
 
 
+# %flags-NAME: the compiler driver's flags of producer NAME, so that a
+# test links "the bfd way" as the table says.  Longest names first: lit
+# substitutes in order, and %flags-bfd is a prefix of %flags-bfd-plain.
+_names = subprocess.run([producer, "list"], capture_output=True,
+                        text=True).stdout.split()
+for _name in sorted(_names, key=len, reverse=True):
+    _flags = subprocess.run([producer, "flags", _name,
+                             config.hugetext_build_dir],
+                            capture_output=True, text=True)
+    if _flags.returncode == 0:
+        config.substitutions.append(("%flags-" + _name,
+                                     _flags.stdout.strip()))
+
 # The sanitized build of the tool is what the tests run.
 config.substitutions.append(("%hugetext", built("hugetext-san")))
 config.substitutions.append(("%expect-exit",
