@@ -1,71 +1,99 @@
 #!/bin/sh
-# Build the kernel matrix's own kernel: linux-source-6.12 from Debian, with
-# testsuite/kernel/patches/ applied, a minimal configuration with
-# READ_ONLY_THP_FOR_FS, and everything the VM needs built in.
+# Build one of the kernel matrix's own kernels (a "build:" line of the
+# kernels file): a Debian linux-source package, the patches of a folder
+# applied in name order, and the options of a config file set over
+# tinyconfig, everything built in.
 #
-# Usage: testsuite/kernel/build-kernel.sh BUILD_DIR
-# Prints the path of the bzImage.  The source is cached in
-# $HUGETEXT_CACHE/kernels/src; the build goes to BUILD_DIR/kernel-matrix/linux.
+# Usage: testsuite/kernel/build-kernel.sh BUILD_DIR NAME PACKAGE PATCHES CONFIG
+#   NAME     the kernel's name (the build goes to
+#            BUILD_DIR/kernel-matrix/linux-NAME)
+#   PACKAGE  the source package, linux-source-MAJOR.MINOR
+#   PATCHES  a folder of *.patch files (-p1)
+#   CONFIG   CONFIG_NAME=y and "# CONFIG_NAME is not set" lines
+# PATCHES and CONFIG are relative to testsuite/kernel/.  Prints the path
+# of the bzImage; the file .package beside arch/ says PACKAGE=VERSION.
+#
+# The newest PACKAGE in the apt index is downloaded to, and unpacked in,
+# $HUGETEXT_CACHE/kernels/src.  The build is kept as long as its stamp,
+# the checksum of all that goes into the kernel (the source package's
+# file name, the patches, the options, this script's way of applying
+# them), is the same.
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
+name=$2 package=$3 patches=$here/$4 config=$here/$5
 cache=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}/kernels
 jobs=${HUGETEXT_JOBS:-$(nproc)}
-src=$cache/src/linux-source-6.12
-work=$build/kernel-matrix/linux-src
-obj=$build/kernel-matrix/linux
+work=$build/kernel-matrix/linux-$name-src
+obj=$build/kernel-matrix/linux-$name
+base=tinyconfig
 
 msg() { printf 'build-kernel: %s\n' "$*" >&2; }
 
-if [ ! -f "$cache/src/extracted.ok" ]; then
-	mkdir -p "$cache/src"
-	(cd "$cache" && ls linux-source-6.12_*.deb >/dev/null 2>&1) ||
-		(cd "$cache" && apt-get download linux-source-6.12 >/dev/null 2>&1) ||
-		{ msg "apt-get download linux-source-6.12 failed"; exit 1; }
-	msg "extracting linux-source-6.12"
-	rm -rf "$src"
-	dpkg-deb --fsys-tarfile "$(ls "$cache"/linux-source-6.12_*.deb | tail -1)" |
-		tar -xO ./usr/src/linux-source-6.12.tar.xz |
+[ -d "$patches" ] || { msg "no patches folder $patches"; exit 1; }
+[ -f "$config" ] || { msg "no config file $config"; exit 1; }
+
+# The source package: the apt index's candidate, downloaded once.
+version=$(apt-cache show --no-all-versions "$package" 2>/dev/null |
+	sed -n 's/^Version: //p' | head -1)
+[ -n "$version" ] || {
+	msg "$package is not in the apt index (run apt-get update; if Debian has dropped it, the kernels file must name another)"
+	exit 1
+}
+deb=${package}_$(printf '%s' "$version" | sed 's/:/%3a/')_all.deb
+mkdir -p "$cache/src"
+if [ ! -f "$cache/$deb" ]; then
+	msg "fetching $package $version"
+	(cd "$cache" && apt-get download "$package" >"$cache/src/download.log" 2>&1) || {
+		tail -3 "$cache/src/download.log" >&2
+		msg "apt-get download $package failed (run apt-get update; if Debian has dropped $version, the kernels file must name another)"
+		exit 1
+	}
+fi
+src=$cache/src/$package
+if [ "$(cat "$src.ok" 2>/dev/null)" != "$deb" ]; then
+	msg "extracting $deb"
+	rm -rf "$src" "$src.ok"
+	dpkg-deb --fsys-tarfile "$cache/$deb" |
+		tar -xO "./usr/src/$package.tar.xz" |
 		xz -dc -T"$jobs" | tar -x -C "$cache/src"
-	touch "$cache/src/extracted.ok"
+	[ -d "$src" ] || { msg "$deb holds no $package/"; exit 1; }
+	echo "$deb" >"$src.ok"
 fi
 
-# A working tree of hard links; patch replaces the files it changes.
-stamp=$(cat "$here"/patches/*.patch | md5sum | cut -c1-16)
-if [ "$(cat "$work.stamp" 2>/dev/null)" != "$stamp" ]; then
+# config_options: the CONFIG file as scripts/config options.
+config_options() {
+	sed -n -e 's/^CONFIG_\([A-Za-z0-9_]*\)=y$/-e \1/p' \
+		-e 's/^# CONFIG_\([A-Za-z0-9_]*\) is not set$/-d \1/p' "$config"
+}
+
+# A working tree of hard links, patched, and a configuration, both made
+# again when the stamp changes.
+stamp=$( (echo "$deb $base"; cat "$patches"/*.patch; config_options;
+	sed -n '/^config_options()/,/^}/p' "$0") | md5sum | cut -c1-16)
+if [ "$(cat "$obj/.stamp" 2>/dev/null)" != "$stamp" ]; then
 	rm -rf "$work" "$obj"
 	# Hard links where the cache and the build share a filesystem.
 	cp -al "$src" "$work" 2>/dev/null || { rm -rf "$work"; cp -a "$src" "$work"; }
-	for p in "$here"/patches/*.patch; do
+	for p in "$patches"/*.patch; do
 		patch -s -p1 -d "$work" <"$p" ||
-			{ msg "$(basename "$p") does not apply"; exit 1; }
+			{ msg "$(basename "$p") does not apply to $package"; exit 1; }
 	done
-	echo "$stamp" >"$work.stamp"
-fi
-
-mkdir -p "$obj"
-if [ ! -f "$obj/.config" ]; then
-	make -s -C "$work" O="$obj" tinyconfig >/dev/null
-	cfg="$work/scripts/config --file $obj/.config"
-	$cfg -e 64BIT -e PRINTK -e TTY -e SERIAL_8250 -e SERIAL_8250_CONSOLE \
-		-e BLK_DEV_INITRD -e RD_GZIP -e BINFMT_ELF -e BINFMT_SCRIPT \
-		-e PROC_FS -e PROC_SYSCTL -e SYSCTL -e SYSFS -e DEVTMPFS \
-		-e TMPFS -e SHMEM -e TRANSPARENT_HUGEPAGE \
-		-e READ_ONLY_THP_FOR_FS -e ADVISE_SYSCALLS -e PROC_PAGE_MONITOR \
-		-e PCI -e VIRTIO_MENU -e VIRTIO -e VIRTIO_PCI -e BLOCK -e BLK_DEV \
-		-e VIRTIO_BLK -e EXT4_FS -e XFS_FS -e FUTEX -e MULTIUSER \
-		-e FILE_LOCKING -e POSIX_TIMERS -e EPOLL -e SIGNALFD -e TIMERFD \
-		-e EVENTFD -e UNIX -e NET -e RSEQ -e CRC32 -e LIBCRC32C \
-		-e CRYPTO -e CRYPTO_CRC32C -e ELF_CORE -e SYSVIPC \
-		-e TRANSPARENT_HUGEPAGE_ALWAYS
+	mkdir -p "$obj"
+	make -s -C "$work" O="$obj" "$base" >/dev/null
+	# shellcheck disable=SC2046	# One word an option.
+	"$work/scripts/config" --file "$obj/.config" $(config_options)
 	make -s -C "$work" O="$obj" olddefconfig >/dev/null
-	for opt in TRANSPARENT_HUGEPAGE READ_ONLY_THP_FOR_FS VIRTIO_BLK \
-		   EXT4_FS XFS_FS PROC_PAGE_MONITOR ADVISE_SYSCALLS; do
-		grep -q "^CONFIG_$opt=y" "$obj/.config" ||
-			{ msg "CONFIG_$opt did not stick"; exit 1; }
-	done
+	config_options | while read -r op opt; do
+		case $op in
+		-e) grep -q "^CONFIG_$opt=y" "$obj/.config" ;;
+		-d) ! grep -q "^CONFIG_$opt=[ym]" "$obj/.config" ;;
+		esac || { msg "CONFIG_$opt of $config did not hold after olddefconfig"; exit 1; }
+	done || exit 1
+	echo "$stamp" >"$obj/.stamp"
 fi
+echo "$package=$version" >"$obj/.package"
 msg "make -j$jobs bzImage (log: $obj/build.log)"
 make -C "$work" O="$obj" -j"$jobs" bzImage >"$obj/build.log" 2>&1 ||
 	{ tail -20 "$obj/build.log" >&2; msg "the kernel build failed"; exit 1; }

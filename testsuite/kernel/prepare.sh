@@ -1,49 +1,111 @@
 #!/bin/sh
-# Prepare the kernel matrix: kernels from Debian's packages, the test
-# programs, ext4 and XFS images holding them (made without mounting), and
-# one initramfs per kernel (busybox, glibc, hugetext, the modules).
+# Prepare the kernel matrix: the kernels of testsuite/kernel/kernels
+# (Debian's packages, unpacked, and our own, built), the test programs,
+# ext4 and XFS images holding them (made without mounting), and one
+# initramfs per kernel (busybox, glibc, hugetext, the modules).
 #
 # Usage: testsuite/kernel/prepare.sh BUILD_DIR
-# Output in BUILD_DIR/kernel-matrix/; downloads are cached in
-# $HUGETEXT_CACHE/kernels (default ~/.cache/hugetext/kernels).
+# Output in BUILD_DIR/kernel-matrix/: "kernels", a line per kernel
+# prepared (NAME PACKAGE IMAGE), initrd-NAME.gz, the programs and the
+# disk images.  Downloads are cached in $HUGETEXT_CACHE/kernels (default
+# ~/.cache/hugetext/kernels).
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
 out=$build/kernel-matrix
 cache=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}/kernels
+list=$here/kernels
 mkdir -p "$out" "$cache"
 
 msg() { printf 'kernel-matrix: %s\n' "$*" >&2; }
+
+# A mistake in, or about, the kernel of line $line of the kernels file.
+fail_line() {
+	msg "$list:$line ($name): $*"
+	exit 1
+}
 
 # newest PATTERN: the newest package whose name matches PATTERN.
 newest() {
 	apt-cache search --names-only "$1" | awk '{print $1}' | sort -V | tail -1
 }
 
-# Debian kernels: the newest 6.1 and 6.12 of bookworm, unpacked, never
-# installed.
-: >"$out/kernels"
-for series in '6\.1\.0-[0-9]+' '6\.12\.[0-9]+\+deb12'; do
-	pkg=$(newest "^linux-image-$series-amd64-unsigned\$")
-	[ -n "$pkg" ] || { msg "no package for linux-image-$series"; exit 1; }
+# check_kernel RELEASE CONFIG: the kernel is what its line says: its
+# release is VERSION, it has THP, and READ_ONLY_THP_FOR_FS as ROTHP says.
+check_kernel() {
+	case $1 in
+	"$version".* | "$version"-* | "$version"+*) ;;
+	*) fail_line "the kernel is $1, not VERSION $version" ;;
+	esac
+	grep -q '^CONFIG_TRANSPARENT_HUGEPAGE=y' "$2" ||
+		fail_line "the kernel has no CONFIG_TRANSPARENT_HUGEPAGE ($2)"
+	have=no
+	if grep -q '^CONFIG_READ_ONLY_THP_FOR_FS=y' "$2"; then
+		have=yes
+	fi
+	[ "$have" = "$rothp" ] ||
+		fail_line "ROTHP says $rothp, the kernel's configuration $have ($2)"
+}
+
+# deb_kernel REGEX: the newest Debian package whose whole name matches
+# REGEX, unpacked in the cache, never installed.
+deb_kernel() {
+	pkg=$(newest "^$1\$")
+	[ -n "$pkg" ] ||
+		fail_line "no package named like '$1' in the apt index: run apt-get update, or, if Debian has dropped it, change this line"
 	dir=$cache/$pkg
 	if [ ! -f "$dir.ok" ]; then
 		msg "fetching $pkg"
-		(cd "$cache" && apt-get download "$pkg" >/dev/null 2>&1) ||
-			{ msg "apt-get download $pkg failed"; exit 1; }
+		(cd "$cache" && apt-get download "$pkg" >"$cache/download.log" 2>&1) || {
+			tail -3 "$cache/download.log" >&2
+			fail_line "apt-get download $pkg failed: run apt-get update, or, if it has left the archive, change this line"
+		}
 		rm -rf "$dir"
 		dpkg -x "$cache/${pkg}"_*.deb "$dir"
 		touch "$dir.ok"
 	fi
-	echo "$pkg $dir" >>"$out/kernels"
-done
+	for image in "$dir"/boot/vmlinuz-*; do break; done
+	[ -f "$image" ] || fail_line "$pkg holds no boot/vmlinuz-*"
+	release=${image##*/vmlinuz-}
+	check_kernel "$release" "$dir/boot/config-$release"
+	modules=$dir/lib/modules
+}
 
-# Our own kernel: linux-source-6.12 with the seed patch and
-# READ_ONLY_THP_FOR_FS, everything built in.
-bzimage=$(sh "$here/build-kernel.sh" "$build") ||
-	{ msg "building the patched kernel failed"; exit 1; }
-echo "hugetext-6.12 $(dirname "$bzimage")" >>"$out/kernels"
+# build_kernel PACKAGE,PATCHES,CONFIG: our own, by build-kernel.sh.
+build_kernel() {
+	old_ifs=$IFS
+	IFS=,
+	# shellcheck disable=SC2086	# Split at the commas.
+	set -- $1
+	IFS=$old_ifs
+	image=$(sh "$here/build-kernel.sh" "$build" "$name" "$@") ||
+		fail_line "building the kernel failed (see above)"
+	obj=${image%/arch/*}
+	pkg=$(cat "$obj/.package")+$(basename "$2")
+	check_kernel "$(cat "$obj/include/config/kernel.release")" "$obj/.config"
+	modules=-
+}
+
+# The kernels: every line of the kernels file, checked first.
+entries=$(python3 "$here/lib/kernels.py" list "$list") ||
+	{ msg "$list has mistakes (above)"; exit 1; }
+: >"$out/kernels.new"
+: >"$out/modules"
+# SEED and NOTE (the _) are the expectations' and the docs'.
+while read -r line name arch version _ rothp kind what _; do
+	[ "$arch" = amd64 ] ||
+		fail_line "ARCH $arch: the matrix boots amd64 kernels only, so far"
+	case $kind in
+	deb) deb_kernel "$what" ;;
+	build) build_kernel "$what" ;;
+	esac </dev/null
+	echo "$name $pkg $image" >>"$out/kernels.new"
+	echo "$name $modules" >>"$out/modules"
+done <<EOF
+$entries
+EOF
+mv "$out/kernels.new" "$out/kernels"
 
 sh "$here/build-cases.sh" "$build" "$out" >&2
 
@@ -80,8 +142,8 @@ mkfs.xfs -q -f -p "$proto" "$out/xfs.img"
 rm -rf "$stage"
 
 # One initramfs per kernel.
-while read -r pkg dir; do
-	root=$out/root-$pkg
+while read -r name modules; do
+	root=$out/root-$name
 	rm -rf "$root"
 	mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/mnt" \
 		"$root/tmp" "$root/modules" "$root/lib/x86_64-linux-gnu" "$root/lib64"
@@ -99,7 +161,8 @@ while read -r pkg dir; do
 	for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev \
 		 virtio_pci crc32c_generic crc16 mbcache jbd2 ext4 libcrc32c \
 		 xfs virtio_blk; do
-		ko=$(find "$dir/lib/modules" -name "$m.ko*" 2>/dev/null | head -1)
+		[ "$modules" != - ] || break	# Everything built in.
+		ko=$(find "$modules" -name "$m.ko*" 2>/dev/null | head -1)
 		[ -n "$ko" ] || continue	# Built in.
 		case $ko in
 		*.xz) xz -dc "$ko" >"$root/modules/$m.ko" ;;
@@ -108,12 +171,8 @@ while read -r pkg dir; do
 		echo "$m" >>"$root/modules/order"
 	done
 	(cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null) |
-		gzip -1 >"$out/initrd-$pkg.gz"
-	if [ -f "$dir/bzImage" ]; then
-		echo "$dir/bzImage" >"$out/vmlinuz-$pkg.path"
-	else
-		ls "$dir"/boot/vmlinuz-* >"$out/vmlinuz-$pkg.path"
-	fi
+		gzip -1 >"$out/initrd-$name.gz"
 	rm -rf "$root"
-done <"$out/kernels"
+done <"$out/modules"
+rm -f "$out/modules"
 msg "ready: $(wc -l <"$out/kernels") kernels, $(find "$out/cases" -name probe | wc -l) programs"

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""The kernel matrix's kernels file (testsuite/kernel/kernels): the one
+reader of it, for prepare.sh, the DejaGnu tool and the tests.
+
+Usage:
+  kernels.py list KERNELS        one line per kernel, fields separated by
+                                 tabs: LINE NAME ARCH VERSION SEED ROTHP
+                                 KIND WHAT NOTE (KIND deb: WHAT is the
+                                 package regex; KIND build: WHAT is
+                                 PACKAGE,PATCHES,CONFIG)
+  kernels.py check KERNELS [DOC] only check KERNELS, and that the table
+                                 of kernels in DOC (docs/kernel-matrix.md)
+                                 has a row for each kernel and no other
+
+Either one prints every mistake as FILE:LINE: what, and exits 1.  The
+columns are documented at the top of the kernels file.
+"""
+
+import os
+import re
+import sys
+
+ARCHES = ("amd64", "arm64")
+
+
+def parse(path):
+    """The kernels of PATH as dicts, and the list of mistakes."""
+    here = os.path.dirname(os.path.abspath(path))
+    kernels, errors = [], []
+    names = set()
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            where = "%s:%d: " % (path, number)
+            fields = line.split(None, 6)
+            if len(fields) < 7:
+                errors.append(where + "%d columns, want 7: NAME ARCH VERSION "
+                              "SEED ROTHP SOURCE NOTE" % len(fields))
+                continue
+            name, arch, version, seed, rothp, source, note = fields
+            k = dict(line=number, name=name, arch=arch, version=version,
+                     seed=seed, rothp=rothp, note=note.strip())
+            if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._+-]*", name):
+                errors.append(where + "NAME '%s': letters, digits and ._+- "
+                              "only" % name)
+            elif name in names:
+                errors.append(where + "NAME '%s' twice" % name)
+            names.add(name)
+            if arch not in ARCHES:
+                errors.append(where + "ARCH '%s': one of %s" %
+                              (arch, ", ".join(ARCHES)))
+            if not re.fullmatch(r"[0-9]+\.[0-9]+", version):
+                errors.append(where + "VERSION '%s': major.minor" % version)
+            for column, value in (("SEED", seed), ("ROTHP", rothp)):
+                if value not in ("yes", "no"):
+                    errors.append(where + "%s '%s': yes or no" %
+                                  (column, value))
+            kind, _, what = source.partition(":")
+            k.update(kind=kind, what=what)
+            if kind == "deb":
+                try:
+                    re.compile(what)
+                except re.error as e:
+                    errors.append(where + "SOURCE: bad regex: %s" % e)
+            elif kind == "build":
+                parts = what.split(",")
+                if len(parts) != 3:
+                    errors.append(where + "SOURCE: build:PACKAGE,PATCHES,"
+                                  "CONFIG")
+                    continue
+                package, patches, config = parts
+                if package != "linux-source-" + version:
+                    errors.append(where + "SOURCE: package '%s' is not "
+                                  "linux-source-%s (VERSION)" %
+                                  (package, version))
+                if not os.path.isdir(os.path.join(here, patches)):
+                    errors.append(where + "SOURCE: no folder '%s'" % patches)
+                if not os.path.isfile(os.path.join(here, config)):
+                    errors.append(where + "SOURCE: no file '%s'" % config)
+            else:
+                errors.append(where + "SOURCE '%s': deb:REGEX or build:"
+                              "PACKAGE,PATCHES,CONFIG" % source)
+            kernels.append(k)
+    if not kernels and not errors:
+        errors.append("%s: no kernel" % path)
+    return kernels, errors
+
+
+def check_doc(kernels, doc):
+    """Mistakes in DOC's table of kernels: the first table after the
+    heading "## Kernels", whose first column names a kernel as `NAME`."""
+    rows, section, errors = {}, False, []
+    with open(doc) as f:
+        for number, line in enumerate(f, 1):
+            if line.startswith("## "):
+                section = line.strip() == "## Kernels"
+            elif section and rows and not line.startswith("|"):
+                break
+            elif section:
+                m = re.match(r"\|\s*`([^`]+)`\s*\|", line)
+                if m:
+                    rows[m.group(1)] = number
+    names = {k["name"] for k in kernels}
+    for k in kernels:
+        if k["name"] not in rows:
+            errors.append("%s: the table of kernels has no row for `%s` "
+                          "(kernels line %d)" % (doc, k["name"], k["line"]))
+    for name, number in sorted(rows.items(), key=lambda r: r[1]):
+        if name not in names:
+            errors.append("%s:%d: `%s` is not in the kernels file" %
+                          (doc, number, name))
+    if not rows:
+        errors.append("%s: no table of kernels under '## Kernels'" % doc)
+    return errors
+
+
+def main(argv):
+    if len(argv) < 3 or argv[1] not in ("list", "check") or \
+       (argv[1] == "list" and len(argv) != 3) or len(argv) > 4:
+        sys.stderr.write(__doc__)
+        return 2
+    kernels, errors = parse(argv[2])
+    if argv[1] == "check" and len(argv) == 4:
+        errors += check_doc(kernels, argv[3])
+    for e in errors:
+        print(e, file=sys.stderr)
+    if errors:
+        return 1
+    if argv[1] == "list":
+        for k in kernels:
+            print("\t".join(str(k[c]) for c in (
+                "line", "name", "arch", "version", "seed", "rothp", "kind",
+                "what", "note")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
