@@ -4,7 +4,8 @@
 Usage: report.py RESULTS.tsv > report.txt
 Each cell shows whether the text started on a 2 MiB boundary and how many
 of its bytes were PMD-mapped; "!" marks a result that broke its
-expectation.
+expectation.  The kernels are in the kernels file's order, each with the
+package it was.
 """
 
 import csv
@@ -13,7 +14,11 @@ import sys
 
 def main(path):
     rows = list(csv.DictReader(open(path), delimiter="\t"))
-    kernels = sorted({r["kernel"] for r in rows})
+    kernels, packages = [], {}
+    for r in rows:
+        if r["kernel"] not in packages:
+            kernels.append(r["kernel"])
+            packages[r["kernel"]] = r.get("package") or "?"
     cases = []
     table = {}
     for r in rows:
@@ -35,6 +40,8 @@ def main(path):
         widths = [max(w, len(c)) for w, c in zip(widths, cells)]
     fmt = "  ".join("%%-%ds" % w for w in widths)
     print("kernel matrix: text aligned to 2 MiB?, PMD-mapped / text")
+    for k in kernels:
+        print("  %s: %s" % (k, packages[k]))
     print(fmt % tuple(head))
     for cells in lines:
         print(fmt % tuple(cells))
