@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "cmdline.h"
 
+#include "hugetext/file.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,39 +27,6 @@ push (struct cmdline *cmd, const char *s, size_t len)
     return -1;
   argv[++cmd->argc] = NULL;
   return 0;
-}
-
-static char *
-read_all (FILE *f, size_t *len)
-{
-  char *buf = NULL;
-  size_t size = 0, n;
-  char chunk[4096];
-
-  *len = 0;
-  while ((n = fread (chunk, 1, sizeof chunk, f)) > 0)
-    {
-      char *grown = realloc (buf, size + n + 1);
-
-      if (grown == NULL)
-	{
-	  free (buf);
-	  return NULL;
-	}
-      buf = grown;
-      memcpy (buf + size, chunk, n);
-      size += n;
-    }
-  if (ferror (f))
-    {
-      free (buf);
-      return NULL;
-    }
-  if (buf == NULL && (buf = malloc (1)) == NULL)
-    return NULL;
-  buf[size] = '\0';
-  *len = size;
-  return buf;
 }
 
 static int add_arg (struct cmdline *cmd, const char *arg, size_t len,
@@ -135,25 +104,22 @@ add_arg (struct cmdline *cmd, const char *arg, size_t len, int depth)
   if (len > 1 && arg[0] == '@' && depth < MAX_RESPONSE_DEPTH)
     {
       char *path = strndup (arg + 1, len - 1);
-      FILE *f;
       char *text;
       size_t text_len;
       int status;
 
       if (path == NULL)
 	return -1;
-      f = fopen (path, "r");
+      text = ht_read_file (path, &text_len);
       free (path);
-      if (f != NULL)
+      if (text != NULL)
 	{
-	  text = read_all (f, &text_len);
-	  fclose (f);
-	  if (text == NULL)
-	    return -1;
 	  status = add_response_text (cmd, text, depth);
 	  free (text);
 	  return status;
 	}
+      if (errno == ENOMEM)
+	return -1;
     }
   return push (cmd, arg, len);
 }
@@ -190,14 +156,7 @@ fail:
 char *
 cmdline_read_raw (size_t *len)
 {
-  FILE *f = fopen ("/proc/self/cmdline", "r");
-  char *buf;
-
-  if (f == NULL)
-    return NULL;
-  buf = read_all (f, len);
-  fclose (f);
-  return buf;
+  return ht_read_file ("/proc/self/cmdline", len);
 }
 
 int

@@ -111,17 +111,21 @@ target (void)
 static uint64_t
 max_page_size (void)
 {
+  const struct ht_machine *m = target ();
+
   if (facts.max_page_size != 0)
     return facts.max_page_size;
-  return target () != NULL ? target ()->max_page : 0x1000;
+  return m != NULL ? m->max_page : HT_ASSUMED_MAX_PAGE;
 }
 
 static bool
 separate_code (void)
 {
+  const struct ht_machine *m = target ();
+
   if (facts.separate_code >= 0)
     return facts.separate_code;
-  return target () != NULL && target ()->separate_code;
+  return m != NULL && m->separate_code;
 }
 
 /* claim_file: add up the code of every ELF object ld loads.  Claims
@@ -232,7 +236,7 @@ all_symbols_read (void)
   page_size = opts.page_size;
   if (page_size == 0)
     {
-      page_size = target () != NULL ? target ()->huge_page : 0x200000;
+      page_size = target () != NULL ? target ()->huge_page : HT_ASSUMED_H;
       if (page_size < max_page_size ())
 	page_size = max_page_size ();
     }
@@ -355,7 +359,7 @@ fail:
    in-place change fails half-way, the output is removed and the link
    fails, rather than leave a broken program behind.  */
 static int
-finish_layout (const struct ht_elf *elf, int fd, const struct stat *st,
+finish_layout (const struct ht_elf *elf, int fd, unsigned mode,
 	       size_t phdr, char err[HT_ERRLEN])
 {
   struct pad_plan plan;
@@ -395,7 +399,7 @@ finish_layout (const struct ht_elf *elf, int fd, const struct stat *st,
       return -1;
     }
   if (pad_write (&plan, elf, fd, out, err) != 0
-      || fchmod (out, st->st_mode & 07777) != 0
+      || fchmod (out, mode & 07777) != 0
       || close (out) != 0
       || rename (tmp, output_name) != 0)
     {
@@ -416,7 +420,6 @@ at_exit (int status, void *arg)
   struct ht_layout layout;
   struct ht_file out;
   struct ht_elf elf;
-  struct stat st;
   char err[HT_ERRLEN] = "";
   size_t i, eligible = SIZE_MAX;
 
@@ -427,8 +430,7 @@ at_exit (int status, void *arg)
     return;
   if (ht_file_open (&out, output_name, err) != 0)
     return;
-  if (out.size == 0 || fstat (out.fd, &st) != 0
-      || ht_elf_parse (&elf, out.data, out.size, err) != 0)
+  if (out.size == 0 || ht_elf_parse (&elf, out.data, out.size, err) != 0)
     goto done;
   if (ht_layout_check (&layout, &elf, &lopts, err) == 0)
     {
@@ -441,7 +443,7 @@ at_exit (int status, void *arg)
 	relink ("off");
       else if (eligible != SIZE_MAX
 	       && layout.seg[eligible].problems != 0
-	       && finish_layout (&elf, out.fd, &st,
+	       && finish_layout (&elf, out.fd, out.mode,
 				 layout.seg[eligible].phdr_index,
 				 err) != 0)
 	say ("warning: %s: the code segment is not laid out for huge "

@@ -2,12 +2,9 @@
 
 #define _DEFAULT_SOURCE
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hugetext/elf.h"

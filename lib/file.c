@@ -6,20 +6,30 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Check that FD is a regular file and map it whole into F.  */
+/* The kind of file ST is, in words, for a refusal.  */
+static const char *
+file_kind (const struct stat *st)
+{
+  return S_ISDIR (st->st_mode) ? "a directory"
+	 : S_ISFIFO (st->st_mode) ? "a FIFO"
+	 : S_ISSOCK (st->st_mode) ? "a socket"
+	 : S_ISCHR (st->st_mode) ? "a character device"
+	 : S_ISBLK (st->st_mode) ? "a block device" : "a special file";
+}
+
+/* Check that FD is a regular file that fits in memory, and map it whole
+   into F.  */
 static int
 map_regular (struct ht_file *f, int fd, char err[HT_ERRLEN])
 {
   struct stat st;
 
-  f->data = NULL;
-  f->size = 0;
-  f->error = 0;
   if (fstat (fd, &st) != 0)
     {
       f->error = errno;
@@ -28,14 +38,16 @@ map_regular (struct ht_file *f, int fd, char err[HT_ERRLEN])
     }
   if (!S_ISREG (st.st_mode))
     {
-      snprintf (err, HT_ERRLEN, "not a regular file (%s)",
-		S_ISDIR (st.st_mode) ? "a directory"
-		: S_ISFIFO (st.st_mode) ? "a FIFO"
-		: S_ISSOCK (st.st_mode) ? "a socket"
-		: S_ISCHR (st.st_mode) ? "a character device"
-		: S_ISBLK (st.st_mode) ? "a block device" : "a special file");
+      snprintf (err, HT_ERRLEN, "not a regular file (%s)", file_kind (&st));
       return -1;
     }
+  if ((uint64_t) st.st_size > SIZE_MAX)
+    {
+      f->error = EFBIG;
+      snprintf (err, HT_ERRLEN, "cannot map: %s", strerror (EFBIG));
+      return -1;
+    }
+  f->mode = st.st_mode;
   f->size = (size_t) st.st_size;
   if (f->size == 0)
     return 0;
@@ -54,13 +66,28 @@ map_regular (struct ht_file *f, int fd, char err[HT_ERRLEN])
 int
 ht_file_open (struct ht_file *f, const char *path, char err[HT_ERRLEN])
 {
-  /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
-     writer.  Reads of a regular file do not care.  */
+  struct stat st;
+
+  *f = (struct ht_file) { .fd = -1 };
+  /* Refuse anything but a regular file before opening it: opening a FIFO
+     would wait for a writer, or release one that then dies when we
+     close; opening a device can act on it.  */
+  if (stat (path, &st) != 0)
+    {
+      f->error = errno;
+      snprintf (err, HT_ERRLEN, "cannot open: %s", strerror (errno));
+      return -1;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      snprintf (err, HT_ERRLEN, "not a regular file (%s)", file_kind (&st));
+      return -1;
+    }
+  /* O_NONBLOCK in case the path was replaced since; map_regular checks
+     again.  */
   f->fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (f->fd < 0)
     {
-      f->data = NULL;
-      f->size = 0;
       f->error = errno;
       snprintf (err, HT_ERRLEN, "cannot open: %s", strerror (errno));
       return -1;
@@ -72,15 +99,9 @@ ht_file_open (struct ht_file *f, const char *path, char err[HT_ERRLEN])
       f->fd = -1;
       return -1;
     }
+  /* A regular file: later users of the descriptor want blocking I/O.  */
+  fcntl (f->fd, F_SETFL, fcntl (f->fd, F_GETFL) & ~O_NONBLOCK);
   return 0;
-}
-
-int
-ht_file_map_fd (struct ht_file *f, int fd, char err[HT_ERRLEN])
-{
-  f->fd = fd;
-  f->owns_fd = false;
-  return map_regular (f, fd, err);
 }
 
 void
@@ -134,4 +155,41 @@ ht_file_hole_bytes (int fd, uint64_t start, uint64_t end)
     }
   /* Where the file system cannot say, count nothing.  */
   return r < 0 ? 0 : end - start - data;
+}
+
+char *
+ht_read_file (const char *path, size_t *len)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  size_t cap = 1 << 16, n = 0;
+  char *buf;
+  ssize_t r = 0;
+
+  *len = 0;
+  if (fd < 0)
+    return NULL;
+  buf = malloc (cap);
+  while (buf != NULL && (r = read (fd, buf + n, cap - n - 1)) > 0)
+    if ((n += (size_t) r) == cap - 1)
+      {
+	char *grown = realloc (buf, cap *= 2);
+
+	if (grown == NULL)
+	  free (buf);
+	buf = grown;
+      }
+  if (buf != NULL && r < 0)
+    {
+      int e = errno;
+
+      free (buf);
+      buf = NULL;
+      errno = e;
+    }
+  close (fd);
+  if (buf == NULL)
+    return NULL;
+  buf[n] = '\0';
+  *len = n;
+  return buf;
 }

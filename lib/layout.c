@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MiB (UINT64_C (1) << 20)
-
 uint64_t
 ht_default_page_size (const struct ht_elf *elf)
 {
@@ -280,13 +278,14 @@ resolve_sizes (struct ht_layout *l, const struct ht_elf *elf,
     l->page_size = ht_default_page_size (elf);
   if (l->page_size == 0)
     {
-      l->page_size = 2 * MiB;
+      l->page_size = HT_ASSUMED_H;
       l->page_size_guessed = true;
     }
   if (!ht_is_pow2 (l->page_size) || l->page_size < HT_MIN_PAGE_SIZE)
     {
       snprintf (err, HT_ERRLEN, "huge page size 0x%" PRIx64 " is not a "
-		"power of two of at least 4 KiB", l->page_size);
+		"power of two of at least %u bytes", l->page_size,
+		HT_MIN_PAGE_SIZE);
       return -1;
     }
   l->min_size = opts->min_size ? opts->min_size : l->page_size;

@@ -2,10 +2,11 @@
 
 #define _GNU_SOURCE
 #include "hugetext/machine.h"
-#include "hugetext/thp.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <unistd.h>
@@ -13,8 +14,9 @@
 #define KiB(n) ((uint64_t) (n) << 10)
 
 static const struct ht_machine machines[] = {
-#define HT_MACHINE(name, em, cls, base, h, maxp, sep, tlen, trap, arch) \
-  { name, em, cls, KiB (base), KiB (h), KiB (maxp), sep, tlen, trap, arch },
+#define HT_MACHINE(name, em, cls, base, h, maxp, sep, tlen, trap, triplet) \
+  { name, em, cls, KiB (base), KiB (h), KiB (maxp), sep, tlen, trap, \
+    triplet },
 #include "../machines.def"
 #undef HT_MACHINE
 };
@@ -78,13 +80,41 @@ host_elf (uint16_t *e_machine, unsigned *elf_class)
 const struct ht_machine *
 ht_machine_host (void)
 {
+  int saved = errno;
   uint16_t em;
   unsigned cls;
   long page = sysconf (_SC_PAGESIZE);
 
-  if (!host_elf (&em, &cls) || page <= 0)
-    return NULL;
-  return ht_machine_find (em, cls, (uint64_t) page);
+  bool known = host_elf (&em, &cls) && page > 0;
+
+  errno = saved;
+  return known ? ht_machine_find (em, cls, (uint64_t) page) : NULL;
+}
+
+uint64_t
+ht_kernel_pmd_size (void)
+{
+  int saved = errno;
+  int fd = open ("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
+		 O_RDONLY | O_CLOEXEC);
+  char buf[32];
+  ssize_t n = fd >= 0 ? read (fd, buf, sizeof buf - 1) : -1;
+  uint64_t size = 0;
+
+  if (fd >= 0)
+    close (fd);
+  if (n > 0)
+    {
+      char *end;
+
+      buf[n] = '\0';
+      size = strtoull (buf, &end, 10);
+      if (end == buf || (*end != '\n' && *end != '\0')
+	  || (size & (size - 1)) != 0)
+	size = 0;
+    }
+  errno = saved;
+  return size;
 }
 
 uint64_t
@@ -98,7 +128,7 @@ ht_runtime_page_size (uint64_t option, enum ht_h_source *source)
       *source = HT_H_OPTION;
       return option;
     }
-  if ((h = ht_thp_pmd_size ()) != 0)
+  if ((h = ht_kernel_pmd_size ()) != 0)
     {
       *source = HT_H_KERNEL;
       return h;
@@ -109,7 +139,7 @@ ht_runtime_page_size (uint64_t option, enum ht_h_source *source)
       return m->huge_page;
     }
   *source = HT_H_ASSUMED;
-  return KiB (2048);
+  return HT_ASSUMED_H;
 }
 
 const char *

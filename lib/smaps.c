@@ -3,12 +3,12 @@
 #define _GNU_SOURCE
 #include "hugetext/smaps.h"
 
+#include "hugetext/file.h"
+
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct cursor
 {
@@ -182,41 +182,6 @@ ht_smaps_parse (const char *buf, size_t len, ht_mapping_fn fn, void *ctx,
   return 0;
 }
 
-/* All of the file at PATH, malloc'd, its length in *LEN; NULL with errno
-   set on failure.  /proc files have no size to ask for: read until EOF.  */
-static char *
-read_all (const char *path, size_t *len)
-{
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  size_t cap = 1 << 16, n = 0;
-  char *buf;
-  ssize_t r = 0;
-
-  if (fd < 0)
-    return NULL;
-  buf = malloc (cap);
-  while (buf != NULL && (r = read (fd, buf + n, cap - n)) > 0)
-    if ((n += (size_t) r) == cap)
-      {
-	char *grown = realloc (buf, cap *= 2);
-
-	if (grown == NULL)
-	  free (buf);
-	buf = grown;
-      }
-  if (buf != NULL && r < 0)
-    {
-      int e = errno;
-
-      free (buf);
-      buf = NULL;
-      errno = e;
-    }
-  close (fd);
-  *len = n;
-  return buf;
-}
-
 struct counting
 {
   ht_mapping_fn fn;
@@ -247,16 +212,16 @@ ht_smaps_read (long pid, ht_mapping_fn fn, void *ctx, size_t *nmaps,
     snprintf (path, sizeof path, "/proc/self/smaps");
   else
     snprintf (path, sizeof path, "/proc/%ld/smaps", pid);
-  buf = read_all (path, &len);
+  err[0] = '\0';
+  buf = ht_read_file (path, &len);
   if (buf == NULL)
     {
       snprintf (err, HT_ERRLEN, "%s: %s", path, strerror (errno));
-      return -1;
+      return HT_SMAPS_READ_ERROR;
     }
   status = ht_smaps_parse (buf, len, count_mapping, &c, err);
   free (buf);
   if (nmaps != NULL)
     *nmaps = c.n;
-  errno = 0;
   return status;
 }

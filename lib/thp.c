@@ -44,21 +44,6 @@ ht_thp_mode_name (enum ht_thp_mode mode)
     }
 }
 
-uint64_t
-ht_thp_pmd_size (void)
-{
-  FILE *f = fopen ("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
-		   "r");
-  unsigned long long size = 0;
-
-  if (f == NULL)
-    return 0;
-  if (fscanf (f, "%llu", &size) != 1 || size == 0 || (size & (size - 1)))
-    size = 0;
-  fclose (f);
-  return size;
-}
-
 unsigned
 ht_kernel_version (void)
 {

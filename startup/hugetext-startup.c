@@ -109,8 +109,10 @@ advise_object (struct dl_phdr_info *info, size_t size, void *data)
   return 0;
 }
 
-__attribute__ ((constructor)) static void
-hugetext_startup (void)
+/* What the constructor does; it runs before main, so errno is put back
+   as it was around it.  */
+static void
+startup (void)
 {
   const char *env = getenv ("HUGETEXT_STARTUP");
   struct settings s = { false, false, 0 };
@@ -138,4 +140,13 @@ hugetext_startup (void)
   report (&s, "hugetext-startup: H %lu KiB (%s)\n",
 	  (unsigned long) s.h / 1024, ht_h_source_name (source));
   dl_iterate_phdr (advise_object, &s);
+}
+
+__attribute__ ((constructor)) static void
+hugetext_startup (void)
+{
+  int saved = errno;
+
+  startup ();
+  errno = saved;
 }

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """Compare a linker's default H for each target with lib/machines.def.
 
-Usage: linker-defaults.py HUGETEXT LINKER [--arch ARCH]... [--emulation
-       ARCH=EMUL]... [--table-h ARCH=SIZE]...
+Usage: linker-defaults.py HUGETEXT LINKER [--machine NAME]...
+       [--emulation NAME=EMUL]... [--table-h NAME=SIZE]...
 
-For each machine of the table (its default entry) whose ARCH is given (all
-of them without --arch), it assembles a small program for that target
-with llvm-mc, links it with LINKER -z hugetext and a min size below the
-program's code, and reads the code segment's p_align from `hugetext check
---json`: that is the linker's default H, and it must equal the table's.
---table-h replaces the table's H for ARCH (the test that a mismatch is
-found).  Prints one line per target; exit 1 on any mismatch."""
+For each machine of the table (its default entry, by its NAME there) that
+is named with --machine (all of them without), it assembles a small
+program for the machine's triplet with llvm-mc, links it with LINKER (-m
+EMUL where given) -z hugetext and a min size below the program's code,
+and reads the code segment's p_align from `hugetext check --json`: that
+is the linker's default H, and it must equal the table's.  --table-h
+replaces the table's H for NAME (the test that a mismatch is found).
+Prints one line per machine; exit 1 on any mismatch."""
 
 import json
 import os
@@ -35,13 +36,13 @@ def pairs(values):
     return dict(v.split("=", 1) for v in values)
 
 
-def linker_h(hugetext, linker, arch, emulation, work):
-    obj = os.path.join(work, arch + ".o")
-    out = os.path.join(work, arch + ".out")
+def linker_h(hugetext, linker, triplet, emulation, work):
+    obj = os.path.join(work, triplet + ".o")
+    out = os.path.join(work, triplet + ".out")
     src = os.path.join(work, "t.s")
     with open(src, "w") as f:
         f.write(SOURCE)
-    subprocess.run(["llvm-mc", "-filetype=obj", "-triple=%s-linux-gnu" % arch,
+    subprocess.run(["llvm-mc", "-filetype=obj", "-triple=" + triplet,
                     src, "-o", obj], check=True, stderr=subprocess.DEVNULL)
     cmd = [linker, "-z", "hugetext", "-z", "hugetext-min-size=0x1000",
            obj, "-o", out]
@@ -61,11 +62,11 @@ def linker_h(hugetext, linker, arch, emulation, work):
 
 
 def main(argv):
-    args, archs, emuls, override = [], [], [], []
+    args, names, emuls, override = [], [], [], []
     it = iter(argv[1:])
     for a in it:
-        if a == "--arch":
-            archs.append(next(it))
+        if a == "--machine":
+            names.append(next(it))
         elif a == "--emulation":
             emuls.append(next(it))
         elif a == "--table-h":
@@ -79,13 +80,13 @@ def main(argv):
     bad = 0
     with tempfile.TemporaryDirectory() as work:
         for m in machines.defaults():
-            if archs and m["arch"] not in archs:
+            if names and m["name"] not in names:
                 continue
             want = m["h_kib"] << 10
-            if m["arch"] in override:
-                want = size(override[m["arch"]])
-            got, why = linker_h(hugetext, linker, m["arch"],
-                                emuls.get(m["arch"]), work)
+            if m["name"] in override:
+                want = size(override[m["name"]])
+            got, why = linker_h(hugetext, linker, m["triplet"],
+                                emuls.get(m["name"]), work)
             if got == want:
                 print("%s: ok: H 0x%x" % (m["name"], got))
                 continue

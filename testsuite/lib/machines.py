@@ -9,7 +9,7 @@ import re
 DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                    "lib", "machines.def")
 FIELDS = ("name", "e_machine", "elf_class", "base_page_kib", "h_kib",
-          "max_page_kib", "separate_code", "trap_len", "trap", "arch")
+          "max_page_kib", "separate_code", "trap_len", "trap", "triplet")
 LINE = re.compile(r"^HT_MACHINE \((.*)\)\s*$")
 
 
@@ -26,7 +26,7 @@ def machines(path=DEF):
                 raise ValueError("%s: %d fields, not %d: %s"
                                  % (path, len(values), len(FIELDS), line))
             row = dict(zip(FIELDS, values))
-            for k in ("name", "arch"):
+            for k in ("name", "triplet"):
                 row[k] = row[k].strip('"')
             for k in ("elf_class", "base_page_kib", "h_kib", "max_page_kib",
                       "separate_code", "trap_len"):

@@ -5,13 +5,13 @@
 #define _GNU_SOURCE
 #include "hugetext.h"
 
+#include "hugetext/file.h"
 #include "hugetext/json.h"
 #include "hugetext/machine.h"
 #include "hugetext/size.h"
 #include "hugetext/smaps.h"
 #include "hugetext/thp.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -131,7 +131,7 @@ add_mapping (void *ctx, const struct ht_mapping *m)
       struct text_map *grown = realloc (st->maps, cap * sizeof *grown);
 
       if (grown == NULL)
-	return -1;
+	return 1;		/* Out of memory.  */
       st->maps = grown;
       st->cap = cap;
     }
@@ -140,7 +140,7 @@ add_mapping (void *ctx, const struct ht_mapping *m)
   t->m = *m;
   t->path = strndup (m->path, m->path_len);
   if (t->path == NULL)
-    return -1;
+    return 1;
   t->m.path = t->path;
   t->size = m->end - m->start;
   t->pmd = m->file_pmd_mapped + m->shmem_pmd_mapped;
@@ -241,7 +241,7 @@ sample (long pid, struct status_opts *o)
   int status;
 
   status = ht_smaps_read (pid, add_mapping, &st, &nmaps, err);
-  if (status == -1 && errno != 0)
+  if (status == HT_SMAPS_READ_ERROR)
     {
       int e = errno;
 
@@ -257,7 +257,7 @@ sample (long pid, struct status_opts *o)
   else if (status != 0)
     {
       fprintf (stderr, "%s status: process %ld: %s\n", ht_progname, pid,
-	       status == -1 && err[0] ? err : "out of memory");
+	       status == -1 ? err : "out of memory");
       status = HT_EXIT_BAD_INPUT;
     }
   else if (nmaps == 0)
@@ -283,39 +283,30 @@ sample (long pid, struct status_opts *o)
   return status;
 }
 
-/* Whether process PID is named NAME: its comm, or the last part of its
-   argv[0], as pidof matches.  */
+/* Whether process PID is named NAME: its comm (what pgrep -x matches),
+   or the last part of its argv[0].  */
 static bool
 process_named (long pid, const char *name)
 {
-  char path[64], buf[4096];
-  ssize_t n;
-  int fd;
+  char path[64];
+  size_t len;
+  char *text;
   bool same = false;
 
   snprintf (path, sizeof path, "/proc/%ld/comm", pid);
-  if ((fd = open (path, O_RDONLY | O_CLOEXEC)) >= 0)
+  if ((text = ht_read_file (path, &len)) != NULL)
     {
-      n = read (fd, buf, sizeof buf - 1);
-      close (fd);
-      if (n > 0)
-	{
-	  buf[n] = '\0';
-	  buf[strcspn (buf, "\n")] = '\0';
-	  same = strcmp (buf, name) == 0;
-	}
+      text[strcspn (text, "\n")] = '\0';
+      same = strcmp (text, name) == 0;
+      free (text);
     }
   snprintf (path, sizeof path, "/proc/%ld/cmdline", pid);
-  if (!same && (fd = open (path, O_RDONLY | O_CLOEXEC)) >= 0)
+  if (!same && (text = ht_read_file (path, &len)) != NULL)
     {
-      n = read (fd, buf, sizeof buf - 1);
-      close (fd);
-      if (n > 0)
-	{
-	  buf[n] = '\0';		/* argv[0] ends at the first NUL.  */
-	  const char *base = strrchr (buf, '/');
-	  same = strcmp (base ? base + 1 : buf, name) == 0;
-	}
+      /* argv[0] ends at the first NUL.  */
+      const char *base = strrchr (text, '/');
+      same = strcmp (base ? base + 1 : text, name) == 0;
+      free (text);
     }
   return same;
 }
@@ -461,15 +452,21 @@ cmd_status (int argc, char **argv)
   arg = argv[optind];
   if (strcmp (arg, "self") == 0)
     return sample ((long) getpid (), &o);
-  if (!isdigit ((unsigned char) arg[0]))
+  if (arg[0] == '\0')
+    {
+      fprintf (stderr, "%s status: an empty process name\n", ht_progname);
+      return HT_EXIT_BAD_INPUT;
+    }
+  if (arg[strspn (arg, "0123456789")] != '\0')
     {
       int status = HT_EXIT_OK;
 
       pid = find_process (arg, &status);
       return pid != 0 ? sample (pid, &o) : status;
     }
+  errno = 0;
   pid = strtol (arg, &end, 10);
-  if (*end != '\0' || pid <= 0)
+  if (*end != '\0' || pid <= 0 || errno != 0)
     {
       fprintf (stderr, "%s status: '%s' is not a process ID\n", ht_progname,
 	       arg);

@@ -27,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef MADV_COLLAPSE
@@ -45,11 +44,11 @@ struct warm_result
 {
   const char *path;
   const char *error;		/* Why the file could not be warmed.  */
+  char why[HT_ERRLEN + 32];	/* Room for ERROR.  */
   int status;
   uint64_t offset, size;	/* The range warmed.  */
   uint64_t pmd;			/* Bytes of it PMD-mapped afterwards.  */
   uint64_t still_cached;	/* Small-folio bytes that could not be dropped.  */
-  const char *fs;
   const char *note;
 };
 
@@ -245,8 +244,9 @@ warm_file (const char *path, const struct warm_opts *o,
     {
       r->status = f.error == EACCES || f.error == EPERM ? HT_EXIT_PERMISSION
 		  : f.error == 0 ? HT_EXIT_NOT_ELF : HT_EXIT_BAD_INPUT;
-      r->error = f.error == 0 ? "not an ELF file (not a regular file)"
-		 : strerror (f.error);
+      snprintf (r->why, sizeof r->why, "%s%s",
+		f.error == 0 ? "not an ELF file: " : "", err);
+      r->error = r->why;
       return;
     }
   if (f.size == 0)
@@ -260,7 +260,6 @@ warm_file (const char *path, const struct warm_opts *o,
     {
       /* MADV_COLLAPSE needs no large folios in the filesystem
 	 (READ_ONLY_THP_FOR_FS), readahead does.  */
-      r->fs = fs.name;
       r->status = HT_EXIT_FILESYSTEM;
       r->error = fs.network
 		 ? "a network filesystem: its page cache holds no huge "
@@ -283,8 +282,8 @@ warm_file (const char *path, const struct warm_opts *o,
 		     "with -z hugetext)";
 	}
     }
-  /* Our own mapping of the headers would keep their small folios in the
-     page cache.  */
+  /* POSIX_FADV_DONTNEED skips folios that are mapped: our own mapping of
+     the headers would keep theirs cached, in small folios.  */
   ht_file_unmap (&f);
   if (r->error == NULL)
     warm_range (f.fd, r, o);

@@ -11,22 +11,20 @@
 
 struct ht_file
 {
-  int fd;
+  int fd;			/* -1 after a failure.  */
   const void *data;		/* NULL for an empty file.  */
   size_t size;
+  unsigned mode;		/* st_mode.  */
   bool owns_fd;			/* ht_file_open opened FD.  */
   int error;			/* After a failure: the errno value, or 0
 				   for a file that is not a regular file.  */
 };
 
 /* Open and map PATH, a regular file: anything else (a FIFO, a device, a
-   directory) is refused at once, without blocking.  Returns 0, or -1
-   with the reason in ERR (the reason does not repeat the path).  */
+   directory) is refused without being opened.  Returns 0, or -1 with
+   the reason in ERR (the reason does not repeat the path); F can be given
+   to ht_file_close either way.  */
 int ht_file_open (struct ht_file *f, const char *path, char err[HT_ERRLEN]);
-
-/* Map the regular file open at FD, which stays the caller's (its offset
-   is not used).  Returns 0, or -1 with the reason in ERR.  */
-int ht_file_map_fd (struct ht_file *f, int fd, char err[HT_ERRLEN]);
 
 /* Unmap F's contents, keeping F->fd open.  */
 void ht_file_unmap (struct ht_file *f);
@@ -35,7 +33,7 @@ void ht_file_unmap (struct ht_file *f);
 void ht_file_close (struct ht_file *f);
 
 /* The first extent of data in [*FROM, END) of FD, as SEEK_DATA and
-   SEEK_HOLE report it: returns 1 with it in [*FROM, *TO), 0 when the
+   SEEK_HOLE report it (they move FD's file offset): returns 1 with it in [*FROM, *TO), 0 when the
    rest of the range is a hole, -1 with errno set when the file system
    cannot tell.  */
 int ht_file_next_data (int fd, uint64_t *from, uint64_t *to, uint64_t end);
@@ -43,5 +41,10 @@ int ht_file_next_data (int fd, uint64_t *from, uint64_t *to, uint64_t end);
 /* How many bytes of [START, END) of FD are holes, as SEEK_HOLE reports
    them.  0 where the file system cannot tell.  */
 uint64_t ht_file_hole_bytes (int fd, uint64_t start, uint64_t end);
+
+/* All of the file at PATH (a /proc file too: read to the end, whatever
+   its size says), malloc'd and NUL-terminated, its length in *LEN; NULL
+   with errno set on failure.  */
+char *ht_read_file (const char *path, size_t *len);
 
 #endif

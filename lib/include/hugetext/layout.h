@@ -40,6 +40,9 @@ enum ht_problem
 #undef HT_RULE
 };
 
+/* The bits are an unsigned int's, and enum constants must fit an int.  */
+_Static_assert (HT_NPROBLEMS < 31, "too many checks for a problem mask");
+
 enum ht_fill
 {
   HT_FILL_NONE,			/* No padding bytes in the file.  */

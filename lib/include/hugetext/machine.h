@@ -20,7 +20,7 @@ struct ht_machine
   bool separate_code;		/* GNU ld's default -z separate-code.  */
   unsigned trap_len;		/* Bytes of TRAP; 0 if there is none.  */
   uint32_t trap;		/* In the target's byte order.  */
-  const char *arch;		/* "x86_64": the GNU triplet's first part.  */
+  const char *triplet;		/* "x86_64-linux-gnu".  */
 };
 
 /* All machines, in the order of lib/machines.def; *N is their count.  */
@@ -40,6 +40,16 @@ const struct ht_machine *ht_machine_by_name (const char *name);
    NULL if lib/machines.def does not know it.  */
 const struct ht_machine *ht_machine_host (void);
 
+/* H and the max page size for a machine the table does not know.  */
+#define HT_ASSUMED_H (UINT64_C (2) << 20)
+#define HT_ASSUMED_MAX_PAGE UINT64_C (4096)
+
+/* The size of a PMD mapping on this kernel, from
+   /sys/kernel/mm/transparent_hugepage/hpage_pmd_size; 0 where the kernel
+   does not say (no THP, or before Linux 4.19).  No stdio, no malloc, and
+   errno as it was: the startup helper calls it before main.  */
+uint64_t ht_kernel_pmd_size (void);
+
 /* Where a tool running on the machine it inspects took H from.  */
 enum ht_h_source
 {
@@ -51,8 +61,9 @@ enum ht_h_source
 };
 
 /* H for a tool that inspects this machine: OPTION if nonzero, else the
-   running kernel's PMD size, else the host's table entry, else 2 MiB.
-   *SOURCE says which.  */
+   running kernel's PMD size, else the host's table entry, else
+   HT_ASSUMED_H.  *SOURCE says which.  Like ht_kernel_pmd_size, safe
+   before main.  */
 uint64_t ht_runtime_page_size (uint64_t option, enum ht_h_source *source);
 
 /* "the kernel's hpage_pmd_size" and the like, for messages.  */

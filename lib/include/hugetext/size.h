@@ -14,8 +14,10 @@ int ht_parse_size (const char *s, uint64_t *out);
 /* Whether X is a power of two.  */
 bool ht_is_pow2 (uint64_t x);
 
-/* The smallest huge page size hugetext accepts anywhere.  */
-#define HT_MIN_PAGE_SIZE 4096
+/* The smallest huge page size hugetext accepts anywhere, and how the
+   messages write it.  */
+#define HT_MIN_PAGE_SIZE 4096u
+#define HT_MIN_PAGE_SIZE_TEXT "4K"
 
 /* Parse S as a size that is not zero (a min size), or, with POW2, a
    power of two of at least HT_MIN_PAGE_SIZE (a page size).  Returns NULL,

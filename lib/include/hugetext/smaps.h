@@ -38,11 +38,16 @@ typedef int (*ht_mapping_fn) (void *ctx, const struct ht_mapping *m);
 int ht_smaps_parse (const char *buf, size_t len, ht_mapping_fn fn,
 		    void *ctx, char err[HT_ERRLEN]);
 
+/* What ht_smaps_read returns when the file cannot be read.  */
+#define HT_SMAPS_READ_ERROR (-2)
+
 /* Read /proc/PID/smaps (PID 0: this process) and parse it as
-   ht_smaps_parse does.  Returns 0, FN's nonzero return, or -1 with the
-   problem in ERR and errno set where reading failed (ENOENT: no such
-   process, EACCES: another user's).  *NMAPS, if not NULL, gets the number
-   of mappings read: 0 for a kernel thread or an exited process.  */
+   ht_smaps_parse does.  Returns what ht_smaps_parse returns (0, FN's
+   nonzero return, or -1 with the problem in ERR), or HT_SMAPS_READ_ERROR
+   with the reason in ERR and errno (ENOENT: no such process, EACCES:
+   another user's).  *NMAPS, if not NULL, gets the number of mappings
+   read: 0 for a kernel thread or an exited process.  FN must not return
+   a negative number.  */
 int ht_smaps_read (long pid, ht_mapping_fn fn, void *ctx, size_t *nmaps,
 		   char err[HT_ERRLEN]);
 

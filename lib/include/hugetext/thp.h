@@ -20,11 +20,6 @@ enum ht_thp_mode
 enum ht_thp_mode ht_thp_mode (void);
 const char *ht_thp_mode_name (enum ht_thp_mode mode);
 
-/* The size of a PMD mapping on this kernel, from
-   /sys/kernel/mm/transparent_hugepage/hpage_pmd_size; 0 where the kernel
-   does not say (no THP, or before Linux 4.19).  */
-uint64_t ht_thp_pmd_size (void);
-
 /* The running kernel's version as major * 1000 + minor (6.12 -> 6012).  */
 unsigned ht_kernel_version (void);
 
