@@ -21,35 +21,9 @@ fail (char err[HT_ERRLEN], const char *fmt, ...)
   return -1;
 }
 
-/* Field readers in the file's byte order.  */
-
-static uint16_t
-rd16 (const unsigned char *p, bool be)
-{
-  return be ? (uint16_t) (p[0] << 8 | p[1]) : (uint16_t) (p[1] << 8 | p[0]);
-}
-
-static uint32_t
-rd32 (const unsigned char *p, bool be)
-{
-  return be ? (uint32_t) rd16 (p, be) << 16 | rd16 (p + 2, be)
-	    : (uint32_t) rd16 (p + 2, be) << 16 | rd16 (p, be);
-}
-
-static uint64_t
-rd64 (const unsigned char *p, bool be)
-{
-  return be ? (uint64_t) rd32 (p, be) << 32 | rd32 (p + 4, be)
-	    : (uint64_t) rd32 (p + 4, be) << 32 | rd32 (p, be);
-}
-
-/* An address-sized field: 4 bytes in ELF32, 8 in ELF64.  */
-static uint64_t
-rdaddr (const unsigned char *p, const struct ht_elf *elf)
-{
-  return elf->elf_class == 64 ? rd64 (p, elf->big_endian)
-			      : rd32 (p, elf->big_endian);
-}
+/* Field F of the header at P, in ELF's class and byte order.  */
+#define GET(elf, p, hdr, field) \
+  ht_elf_get ((elf), (p), HT_FIELD ((elf), hdr, field))
 
 /* Whether [OFF, OFF + COUNT * ENTSIZE) lies inside the buffer.  */
 static bool
@@ -100,27 +74,22 @@ static int
 parse_ehdr (struct ht_elf *elf, struct ehdr *h, char err[HT_ERRLEN])
 {
   const unsigned char *d = elf->data;
-  bool be = elf->big_endian;
-  bool is64 = elf->elf_class == 64;
-  size_t need = is64 ? sizeof (Elf64_Ehdr) : sizeof (Elf32_Ehdr);
+  size_t need = elf->elf_class == 64 ? sizeof (Elf64_Ehdr)
+				     : sizeof (Elf32_Ehdr);
 
   if (elf->size < need)
     return fail (err, "truncated ELF header (%zu of %zu bytes)",
 		 elf->size, need);
 
-  elf->type = rd16 (d + 16, be);
-  elf->machine = rd16 (d + 18, be);
-  /* e_entry is skipped: the tools have no use for it.  */
-  const unsigned char *p = d + (is64 ? 32 : 28);
-  unsigned asz = is64 ? 8 : 4;
-  h->phoff = rdaddr (p, elf);
-  h->shoff = rdaddr (p + asz, elf);
-  p += 2 * asz + 4 /* e_flags */ + 2 /* e_ehsize */;
-  h->phentsize = rd16 (p, be);
-  h->phnum = rd16 (p + 2, be);
-  h->shentsize = rd16 (p + 4, be);
-  h->shnum = rd16 (p + 6, be);
-  h->shstrndx = rd16 (p + 8, be);
+  elf->type = GET (elf, d, Ehdr, e_type);
+  elf->machine = GET (elf, d, Ehdr, e_machine);
+  h->phoff = GET (elf, d, Ehdr, e_phoff);
+  h->shoff = GET (elf, d, Ehdr, e_shoff);
+  h->phentsize = GET (elf, d, Ehdr, e_phentsize);
+  h->phnum = GET (elf, d, Ehdr, e_phnum);
+  h->shentsize = GET (elf, d, Ehdr, e_shentsize);
+  h->shnum = GET (elf, d, Ehdr, e_shnum);
+  h->shstrndx = GET (elf, d, Ehdr, e_shstrndx);
   return 0;
 }
 
@@ -128,57 +97,28 @@ static void
 read_shdr (const struct ht_elf *elf, const unsigned char *p,
 	   struct ht_shdr *s, uint32_t *name, uint32_t *link, uint32_t *info)
 {
-  bool be = elf->big_endian;
-
-  *name = rd32 (p, be);
-  s->type = rd32 (p + 4, be);
-  if (elf->elf_class == 64)
-    {
-      s->flags = rd64 (p + 8, be);
-      s->addr = rd64 (p + 16, be);
-      s->offset = rd64 (p + 24, be);
-      s->size = rd64 (p + 32, be);
-      *link = rd32 (p + 40, be);
-      *info = rd32 (p + 44, be);
-    }
-  else
-    {
-      s->flags = rd32 (p + 8, be);
-      s->addr = rd32 (p + 12, be);
-      s->offset = rd32 (p + 16, be);
-      s->size = rd32 (p + 20, be);
-      *link = rd32 (p + 24, be);
-      *info = rd32 (p + 28, be);
-    }
+  *name = GET (elf, p, Shdr, sh_name);
+  s->type = GET (elf, p, Shdr, sh_type);
+  s->flags = GET (elf, p, Shdr, sh_flags);
+  s->addr = GET (elf, p, Shdr, sh_addr);
+  s->offset = GET (elf, p, Shdr, sh_offset);
+  s->size = GET (elf, p, Shdr, sh_size);
+  *link = GET (elf, p, Shdr, sh_link);
+  *info = GET (elf, p, Shdr, sh_info);
 }
 
 static void
 read_phdr (const struct ht_elf *elf, const unsigned char *p,
 	   struct ht_phdr *ph)
 {
-  bool be = elf->big_endian;
-
-  ph->type = rd32 (p, be);
-  if (elf->elf_class == 64)
-    {
-      ph->flags = rd32 (p + 4, be);
-      ph->offset = rd64 (p + 8, be);
-      ph->vaddr = rd64 (p + 16, be);
-      ph->paddr = rd64 (p + 24, be);
-      ph->filesz = rd64 (p + 32, be);
-      ph->memsz = rd64 (p + 40, be);
-      ph->align = rd64 (p + 48, be);
-    }
-  else
-    {
-      ph->offset = rd32 (p + 4, be);
-      ph->vaddr = rd32 (p + 8, be);
-      ph->paddr = rd32 (p + 12, be);
-      ph->filesz = rd32 (p + 16, be);
-      ph->memsz = rd32 (p + 20, be);
-      ph->flags = rd32 (p + 24, be);
-      ph->align = rd32 (p + 28, be);
-    }
+  ph->type = GET (elf, p, Phdr, p_type);
+  ph->flags = GET (elf, p, Phdr, p_flags);
+  ph->offset = GET (elf, p, Phdr, p_offset);
+  ph->vaddr = GET (elf, p, Phdr, p_vaddr);
+  ph->paddr = GET (elf, p, Phdr, p_paddr);
+  ph->filesz = GET (elf, p, Phdr, p_filesz);
+  ph->memsz = GET (elf, p, Phdr, p_memsz);
+  ph->align = GET (elf, p, Phdr, p_align);
 }
 
 /* Resolve extended numbering (e_phnum == PN_XNUM, e_shnum == 0,
@@ -376,8 +316,8 @@ ht_elf_parse (struct ht_elf *elf, const void *data, size_t size,
     }
   elf->phoff = h.phoff;
   elf->shoff = h.shoff;
-  elf->phentsize = (uint16_t) h.phentsize;
-  elf->shentsize = (uint16_t) h.shentsize;
+  elf->phentsize = h.phentsize;
+  elf->shentsize = h.shentsize;
   return 0;
 }
 
