@@ -234,6 +234,38 @@ check_OVERALIGNED (const struct ht_layout *l, const struct ht_segment *s,
   return true;
 }
 
+/* A padding section (HT_PADDING_SECTION_PREFIX) in S must be what the
+   contract's rule `strip` asks for: allocated and executable, ending
+   where the segment ends, so that every strip tool keeps the padding.  */
+static bool
+check_PAD_SECTION (const struct ht_layout *l, const struct ht_segment *s,
+		   char *msg)
+{
+  const struct ht_phdr *ph = s->ph;
+
+  if (!s->eligible)
+    return false;
+  for (size_t i = 0; i < l->elf->shnum; i++)
+    {
+      const struct ht_shdr *sh = &l->elf->shdrs[i];
+
+      if (!ht_shdr_name_starts (sh, HT_PADDING_SECTION_PREFIX)
+	  || sh->addr < ph->vaddr || sh->addr - ph->vaddr >= ph->memsz)
+	continue;
+      bool flags_ok = (sh->flags & (SHF_ALLOC | SHF_EXECINSTR))
+		      == (SHF_ALLOC | SHF_EXECINSTR);
+      bool ends = sh->size == ph->vaddr + ph->memsz - sh->addr;
+
+      if (flags_ok && ends)
+	continue;
+      SAY ("the padding section %.*s %s", (int) sh->name_len, sh->name,
+	   !flags_ok ? "is not allocated and executable"
+	   : "does not end where the segment ends");
+      return true;
+    }
+  return false;
+}
+
 #undef SAY
 
 static const struct
@@ -315,6 +347,7 @@ ht_layout_check (struct ht_layout *l, const struct ht_elf *elf,
 		 const struct ht_layout_opts *opts, char err[HT_ERRLEN])
 {
   memset (l, 0, sizeof *l);
+  l->elf = elf;
   if (resolve_sizes (l, elf, opts, err) != 0)
     return -1;
   l->applicable = elf->type == ET_EXEC || elf->type == ET_DYN;

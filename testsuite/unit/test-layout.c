@@ -342,6 +342,34 @@ padding_section_is_not_code (void)
   done (&j);
 }
 
+/* Rule `strip` (strip.section): a padding section is allocated and
+   executable and ends with the segment.  */
+static void
+padding_section_is_well_formed (void)
+{
+  struct eb_elf spec = eb_good_x86_64 ();
+  struct judged j;
+  size_t pad = spec.nsec++;
+
+  spec.sec[pad] = (struct eb_sec) {
+    HT_PADDING_SECTION_PREFIX, SHT_PROGBITS, SHF_ALLOC, 0x5f0000,
+    0x5f0000, 0x10000 };
+  judge (&j, &spec, NULL, NULL);
+  expect_problems (&j, 0, HT_P_PAD_SECTION, 0);
+  done (&j);
+
+  spec.sec[pad].flags = SHF_ALLOC | SHF_EXECINSTR;
+  spec.sec[pad].size = 0x8000;
+  judge (&j, &spec, NULL, NULL);
+  expect_problems (&j, 0, HT_P_PAD_SECTION, 0);
+  done (&j);
+
+  spec.sec[pad].size = 0x10000;
+  judge (&j, &spec, NULL, NULL);
+  expect_problems (&j, 0, 0, 0);
+  done (&j);
+}
+
 /* Without section headers the whole segment counts as code.  */
 static void
 no_sections_means_filesz (void)
@@ -473,6 +501,7 @@ main (int argc, char **argv)
     UNIT_TEST (others_keep_their_alignment),
     UNIT_TEST (max_page_size_at_least_h),
     UNIT_TEST (padding_section_is_not_code),
+    UNIT_TEST (padding_section_is_well_formed),
     UNIT_TEST (no_sections_means_filesz), UNIT_TEST (what_counts_as_code),
     UNIT_TEST (relocatable_not_applicable), UNIT_TEST (default_page_sizes),
     UNIT_TEST (every_problem_explained),

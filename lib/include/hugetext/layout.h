@@ -71,6 +71,7 @@ struct ht_segment
 
 struct ht_layout
 {
+  const struct ht_elf *elf;	/* The file judged.  */
   uint64_t page_size;
   uint64_t min_size;
   bool page_size_guessed;	/* No known default for this machine.  */
