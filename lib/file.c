@@ -23,44 +23,38 @@ file_kind (const struct stat *st)
 	 : S_ISBLK (st->st_mode) ? "a block device" : "a special file";
 }
 
-/* Check that FD is a regular file that fits in memory, and map it whole
-   into F.  */
+/* Record in F and ERR why a step failed: WHAT, and errno's reason.  */
 static int
-map_regular (struct ht_file *f, int fd, char err[HT_ERRLEN])
+failed (struct ht_file *f, const char *what, char err[HT_ERRLEN])
 {
-  struct stat st;
+  f->error = errno;
+  snprintf (err, HT_ERRLEN, "%s: %s", what, strerror (errno));
+  return -1;
+}
 
-  if (fstat (fd, &st) != 0)
+/* Whether ST, which a stat of F's file returned (RC its status), is a
+   regular file that fits in memory; else the reason in F and ERR.  */
+static bool
+regular (struct ht_file *f, int rc, const struct stat *st,
+	 char err[HT_ERRLEN])
+{
+  if (rc != 0)
     {
-      f->error = errno;
-      snprintf (err, HT_ERRLEN, "cannot stat: %s", strerror (errno));
-      return -1;
+      failed (f, "cannot open", err);
+      return false;
     }
-  if (!S_ISREG (st.st_mode))
+  if (!S_ISREG (st->st_mode))
     {
-      snprintf (err, HT_ERRLEN, "not a regular file (%s)", file_kind (&st));
-      return -1;
+      snprintf (err, HT_ERRLEN, "not a regular file (%s)", file_kind (st));
+      return false;
     }
-  if ((uint64_t) st.st_size > SIZE_MAX)
+  if ((uint64_t) st->st_size > SIZE_MAX)
     {
-      f->error = EFBIG;
-      snprintf (err, HT_ERRLEN, "cannot map: %s", strerror (EFBIG));
-      return -1;
+      errno = EFBIG;
+      failed (f, "cannot map", err);
+      return false;
     }
-  f->mode = st.st_mode;
-  f->size = (size_t) st.st_size;
-  if (f->size == 0)
-    return 0;
-  void *p = mmap (NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (p == MAP_FAILED)
-    {
-      f->error = errno;
-      snprintf (err, HT_ERRLEN, "cannot map: %s", strerror (errno));
-      f->size = 0;
-      return -1;
-    }
-  f->data = p;
-  return 0;
+  return true;
 }
 
 int
@@ -72,36 +66,36 @@ ht_file_open (struct ht_file *f, const char *path, char err[HT_ERRLEN])
   /* Refuse anything but a regular file before opening it: opening a FIFO
      would wait for a writer, or release one that then dies when we
      close; opening a device can act on it.  */
-  if (stat (path, &st) != 0)
-    {
-      f->error = errno;
-      snprintf (err, HT_ERRLEN, "cannot open: %s", strerror (errno));
-      return -1;
-    }
-  if (!S_ISREG (st.st_mode))
-    {
-      snprintf (err, HT_ERRLEN, "not a regular file (%s)", file_kind (&st));
-      return -1;
-    }
-  /* O_NONBLOCK in case the path was replaced since; map_regular checks
-     again.  */
+  if (!regular (f, stat (path, &st), &st, err))
+    return -1;
+  /* O_NONBLOCK in case the path was replaced since: the open file is
+     checked again.  */
   f->fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (f->fd < 0)
-    {
-      f->error = errno;
-      snprintf (err, HT_ERRLEN, "cannot open: %s", strerror (errno));
-      return -1;
-    }
+    return failed (f, "cannot open", err);
   f->owns_fd = true;
-  if (map_regular (f, f->fd, err) != 0)
-    {
-      close (f->fd);
-      f->fd = -1;
-      return -1;
-    }
+  if (!regular (f, fstat (f->fd, &st), &st, err))
+    goto fail;
   /* A regular file: later users of the descriptor want blocking I/O.  */
   fcntl (f->fd, F_SETFL, fcntl (f->fd, F_GETFL) & ~O_NONBLOCK);
+  f->mode = st.st_mode;
+  f->size = (size_t) st.st_size;
+  if (f->size == 0)
+    return 0;
+  void *p = mmap (NULL, f->size, PROT_READ, MAP_PRIVATE, f->fd, 0);
+  if (p == MAP_FAILED)
+    {
+      failed (f, "cannot map", err);
+      f->size = 0;
+      goto fail;
+    }
+  f->data = p;
   return 0;
+
+fail:
+  close (f->fd);
+  f->fd = -1;
+  return -1;
 }
 
 void
