@@ -1,5 +1,5 @@
 # REQUIRES: ld.bfd-hugetext
-## Rule 1: below the min size, GNU ld's output with -z hugetext is byte
+## Rule `noop`: below the min size, GNU ld's output with -z hugetext is byte
 ## for byte its output without it.
 
 # RUN: llvm-mc -filetype=obj -triple=x86_64 %s -o %t.o

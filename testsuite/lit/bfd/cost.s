@@ -1,5 +1,5 @@
 # REQUIRES: ld.bfd-hugetext, sparse-files
-## Rule 5: the apparent file size grows by less than 2*H for the one
+## Rule `cost`: the apparent file size grows by less than 2*H for the one
 ## eligible segment, and the gap before the text is a hole, so the size on
 ## disk grows by no more than the tail padding.
 

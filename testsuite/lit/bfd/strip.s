@@ -1,5 +1,5 @@
 # REQUIRES: ld.bfd-hugetext, strip, objcopy
-## Rule 6: GNU strip and objcopy (patched) keep a padded code segment.
+## Rule `strip`: GNU strip and objcopy (patched) keep a padded code segment.
 
 # RUN: llvm-mc -filetype=obj -triple=x86_64 %s -o %t.o
 # RUN: %ld.bfd -z hugetext %t.o -o %t

@@ -1,6 +1,7 @@
 /* Calls into the large code and checks, from the inside, that the code
    segment it runs from was loaded on a 2 MiB boundary with p_align 2 MiB
-   (the contract's rules 2 and 8).  Exit status 0 when it was.  */
+   (the contract's rules `start` and `loader`).  Exit status 0 when it
+   was.  */
 #define _GNU_SOURCE
 #include <link.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
-"""Print whether HUGE costs what rule 5 allows over PLAIN (H = 2 MiB)."""
+"""Print whether HUGE costs what the contract's rule `cost` allows over
+PLAIN (H = 2 MiB)."""
 import os
 import sys
 
