@@ -38,9 +38,10 @@ judge (const struct ht_elf *elf, const struct ht_layout_opts *opts)
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  static const struct ht_layout_opts defaults = { 0, 0 };
+  static const struct ht_layout_opts defaults = { .page_size = 0 };
   /* Small pages make every segment eligible and misaligned in new ways.  */
-  static const struct ht_layout_opts small = { 4096, 1 };
+  static const struct ht_layout_opts small = { .page_size = 4096,
+						 .min_size = 1 };
   struct ht_elf elf;
   char err[HT_ERRLEN];
 

@@ -416,7 +416,8 @@ finish_layout (const struct ht_elf *elf, int fd, unsigned mode,
 static void
 at_exit (int status, void *arg)
 {
-  struct ht_layout_opts lopts = { page_size, min_size };
+  struct ht_layout_opts lopts = { .page_size = page_size,
+				  .min_size = min_size };
   struct ht_layout layout;
   struct ht_file out;
   struct ht_elf elf;

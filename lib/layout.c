@@ -321,6 +321,7 @@ resolve_sizes (struct ht_layout *l, const struct ht_elf *elf,
       return -1;
     }
   l->min_size = opts->min_size ? opts->min_size : l->page_size;
+  l->headers_only = opts->headers_only;
   return 0;
 }
 
@@ -333,7 +334,7 @@ judge_segment (struct ht_layout *l, struct ht_segment *seg,
   seg->code = (ph->flags & PF_X) && !(ph->flags & PF_W);
   measure_code (seg, elf);
   seg->front_gap = front_gap (l, seg);
-  if (seg->code_size < ph->filesz)
+  if (seg->code_size < ph->filesz && !l->headers_only)
     seg->fill = classify_fill (elf->data + ph->offset + seg->code_size,
 			       ph->filesz - seg->code_size, elf);
   seg->eligible = l->applicable && seg->code

@@ -95,7 +95,7 @@ every_class_and_byte_order (void)
   for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
     {
       struct eb_elf spec = eb_good_x86_64 ();
-      struct ht_layout_opts opts = { 2 * MiB, 0 };
+      struct ht_layout_opts opts = { .page_size = 2 * MiB };
       struct judged j;
 
       spec.cls = v[i].cls;
@@ -204,6 +204,13 @@ padding_is_fill (void)
   CHECK_EQ (j.layout.seg[1].fill, HT_FILL_DATA);
   expect_problems (&j, 0, HT_P_FILL, 0);
   done (&j);
+
+  /* headers_only: the padding is not read, so not judged.  */
+  struct ht_layout_opts headers = { .headers_only = true };
+  judge (&j, &spec, &headers, fill_with_data);
+  CHECK_EQ (j.layout.seg[1].fill, HT_FILL_NONE);
+  expect_problems (&j, 0, 0, 0);
+  done (&j);
 }
 
 /* Rule `strip`: the copy of a padded segment in a separate debug file has no
@@ -263,7 +270,7 @@ static void
 min_size_option (void)
 {
   struct eb_elf spec = eb_good_x86_64 ();
-  struct ht_layout_opts opts = { 0, 0x400000 };
+  struct ht_layout_opts opts = { .min_size = 0x400000 };
   struct judged j;
 
   /* 0x3f0000 bytes of code: below a 4 MiB min size.  */
@@ -278,7 +285,8 @@ static void
 page_size_option (void)
 {
   struct eb_elf spec = eb_good_x86_64 ();
-  struct ht_layout_opts opts = { 4 * MiB, 0x1000 };
+  struct ht_layout_opts opts = { .page_size = 4 * MiB,
+				 .min_size = 0x1000 };
   struct judged j;
 
   judge (&j, &spec, &opts, NULL);

@@ -173,7 +173,8 @@ pad_one (unsigned cls, bool be)
   size_t len, outlen;
   unsigned char *img = eb_build (&spec, &len), *out;
   struct ht_elf elf, padded;
-  struct ht_layout_opts lopts = { 0x200000, 0x200000 };
+  struct ht_layout_opts lopts = { .page_size = 0x200000,
+				  .min_size = 0x200000 };
   struct ht_layout layout;
   struct pad_plan plan;
   char err[HT_ERRLEN];

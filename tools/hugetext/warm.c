@@ -208,7 +208,9 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
 static uint64_t
 aligned_text (const struct ht_elf *elf, uint64_t h, uint64_t *offset)
 {
-  struct ht_layout_opts lopts = { h, 0 };
+  /* Reading the padding would cache its pages in small folios, which
+     --no-drop would then keep.  */
+  struct ht_layout_opts lopts = { .page_size = h, .headers_only = true };
   struct ht_layout layout;
   char err[HT_ERRLEN];
   uint64_t size = 0;
@@ -249,6 +251,11 @@ warm_file (const char *path, const struct warm_opts *o,
       r->error = r->why;
       return;
     }
+  /* Only the headers are read here: no readahead around them, which
+     would bring the text in small folios (read_ahead_kb can be larger
+     than the whole file), for --no-drop to keep.  */
+  if (f.data != NULL)
+    madvise ((void *) f.data, f.size, MADV_RANDOM);
   if (f.size == 0)
     {
       r->status = HT_EXIT_NOT_ELF;

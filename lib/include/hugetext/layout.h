@@ -21,6 +21,9 @@ struct ht_layout_opts
 {
   uint64_t page_size;		/* H; 0: the machine's default.  */
   uint64_t min_size;		/* 0: same as H.  */
+  bool headers_only;		/* Do not read the padding bytes (no fill
+				   check): for a caller that must not bring
+				   the file's pages into the page cache.  */
 };
 
 /* One bit per check of the contract (hugetext/rules.def): HT_P_VADDR
@@ -77,6 +80,7 @@ struct ht_layout
   bool page_size_guessed;	/* No known default for this machine.  */
   bool applicable;		/* ET_EXEC or ET_DYN.  */
   bool uniform_align;		/* Every PT_LOAD has the same p_align.  */
+  bool headers_only;		/* From the options: no fill read.  */
   uint64_t max_align;		/* Largest p_align of all PT_LOADs.  */
   size_t nseg;
   struct ht_segment *seg;	/* One per PT_LOAD, in header order.  */
