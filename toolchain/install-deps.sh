@@ -14,14 +14,15 @@ set -eu
 # One package per word; append what your part of the build needs.
 #   binutils: m4 bison flex texinfo (without m4, configure caches the miss
 #   and make fails later), pkg-config to find libzstd, dejagnu/expect/bc
-#   for ld's test suite.
+#   for ld's test suite; tcl for tclsh (expect pulls in only tclsh8.6),
+#   which the kernel matrix's lit tests run.
 #   lld: built standalone against Debian's LLVM; llvm-19-tools has lit,
 #   FileCheck, not, count, split-file for lld/test.
 #   The project's C code and tests: cmake, ninja-build, python3 (lit);
 #   clang-19 and libclang-rt-19-dev (libFuzzer) for the fuzzers.
 HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
 	m4 bison flex texinfo pkg-config zlib1g-dev libzstd-dev
-	dejagnu expect bc elfutils
+	dejagnu expect tcl bc elfutils
 	cmake ninja-build clang-19 lld-19 llvm-19 llvm-19-dev llvm-19-tools
 	libclang-rt-19-dev qemu-user-static binutils-dev
 	qemu-system-x86 busybox-static xfsprogs e2fsprogs libelf-dev"

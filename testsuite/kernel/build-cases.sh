@@ -28,7 +28,8 @@ cc -O1 -fPIE -c "$here/probe.c" -o "$work/probe-pie.o"
 cc -c "$here/../lib/big-text.s" -o "$work/big.o"
 
 producers=$("$producer" list --in matrix)
-huge_producers=" $("$producer" list --hugetext | tr '\n' ' ') "
+huge_producers=$("$producer" list --hugetext)
+huge_producers=" $(echo $huge_producers) "
 for p in $producers; do
 	f=$("$producer" flags "$p" "$build")
 	extra=$("$producer" extra "$p" "$build")

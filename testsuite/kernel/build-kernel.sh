@@ -62,21 +62,32 @@ if [ "$(cat "$src.ok" 2>/dev/null)" != "$deb" ]; then
 	echo "$deb" >"$src.ok"
 fi
 
-# config_options: the CONFIG file as scripts/config options.
+# config_options: the CONFIG file as scripts/config options.  Only
+# "CONFIG_X=y" and "# CONFIG_X is not set" lines, comments and blank
+# lines may be in it: anything else would be neither applied nor checked.
+bad=$(grep -v -E -e '^CONFIG_[A-Za-z0-9_]+=y$' \
+	-e '^# CONFIG_[A-Za-z0-9_]+ is not set$' -e '^#' -e '^[[:space:]]*$' \
+	"$config" | head -n 1) || :
+[ -z "$bad" ] || { msg "$config: only CONFIG_X=y and '# CONFIG_X is not set' lines are allowed, not: $bad"; exit 1; }
 config_options() {
 	sed -n -e 's/^CONFIG_\([A-Za-z0-9_]*\)=y$/-e \1/p' \
 		-e 's/^# CONFIG_\([A-Za-z0-9_]*\) is not set$/-d \1/p' "$config"
 }
 
 # A working tree of hard links, patched, and a configuration, both made
-# again when the stamp changes.
-stamp=$( (echo "$deb $base"; cat "$patches"/*.patch; config_options;
-	sed -n '/^config_options()/,/^}/p' "$0") | md5sum | cut -c1-16)
-if [ "$(cat "$obj/.stamp" 2>/dev/null)" != "$stamp" ]; then
+# again when the stamp changes: the source package, the base
+# configuration, the patches by name and content, the options, and this
+# script, which applies them.
+stamp=$( (echo "$deb $base"; for p in "$patches"/*.patch; do
+		[ -e "$p" ] || continue; echo "$(basename "$p")"; cat "$p"; done
+	config_options; cat "$0") | md5sum | cut -c1-16)
+if [ "$(cat "$obj/.stamp" 2>/dev/null)" != "$stamp" ] ||
+	[ ! -f "$work/Makefile" ]; then
 	rm -rf "$work" "$obj"
 	# Hard links where the cache and the build share a filesystem.
 	cp -al "$src" "$work" 2>/dev/null || { rm -rf "$work"; cp -a "$src" "$work"; }
 	for p in "$patches"/*.patch; do
+		[ -e "$p" ] || continue
 		patch -s -p1 -d "$work" <"$p" ||
 			{ msg "$(basename "$p") does not apply to $package"; exit 1; }
 	done

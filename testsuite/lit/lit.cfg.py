@@ -43,25 +43,47 @@ producer = os.path.join(config.hugetext_source_dir, "toolchain", "producer")
 config.substitutions.append(("%producer", producer))
 
 
-def supports(name):
-    """Whether this build can link the way producer NAME does."""
-    return subprocess.run([producer, "supports", name,
-                           config.hugetext_build_dir],
-                          capture_output=True).returncode == 0
+def ask_producer(*args):
+    """The output of `producer ARGS`; a failure of the table or its reader
+    stops the run (it must never turn tests into no tests)."""
+    run = subprocess.run([producer] + list(args), capture_output=True,
+                         text=True)
+    if run.returncode != 0:
+        lit_config.fatal("toolchain/producer %s: %s" % (
+            " ".join(args), run.stderr.strip() or run.stdout.strip()))
+    return run.stdout.strip()
+
+
+def series_applied(folder):
+    """Whether FOLDER's patch series names a patch (the build has it)."""
+    with open(os.path.join(config.hugetext_source_dir, folder,
+                           "series")) as f:
+        return any(line.strip() and not line.startswith("#") for line in f)
+
+
+def supports(name, series):
+    """Whether this build can link the way producer NAME does.  Where the
+    patch SERIES that gives it is not empty, it must: the tests that need
+    it are then never skipped, but fail."""
+    run = subprocess.run([producer, "supports", name,
+                          config.hugetext_build_dir],
+                         capture_output=True, text=True)
+    if run.returncode == 1 and not series_applied(series):
+        lit_config.note("producer %s: %s" % (name, run.stdout.strip()))
+        return False
+    if run.returncode != 0:
+        lit_config.fatal("producer %s: %s" % (
+            name, (run.stdout + run.stderr).strip()))
+    return True
 
 
 # %flags-NAME: the compiler driver's flags of producer NAME, so that a
 # test links "the bfd way" as the table says.  Longest names first: lit
 # substitutes in order, and %flags-bfd is a prefix of %flags-bfd-plain.
-_names = subprocess.run([producer, "list"], capture_output=True,
-                        text=True).stdout.split()
-for _name in sorted(_names, key=len, reverse=True):
-    _flags = subprocess.run([producer, "flags", _name,
-                             config.hugetext_build_dir],
-                            capture_output=True, text=True)
-    if _flags.returncode == 0:
-        config.substitutions.append(("%flags-" + _name,
-                                     _flags.stdout.strip()))
+for _name in sorted(ask_producer("list").split(), key=len, reverse=True):
+    config.substitutions.append((
+        "%flags-" + _name,
+        ask_producer("flags", _name, config.hugetext_build_dir)))
 
 # The sanitized build of the tool is what the tests run.
 config.substitutions.append(("%hugetext", built("hugetext-san")))
@@ -111,11 +133,20 @@ def large_folios(folder, table):
         magic = int(magic, 16)
     except (IndexError, ValueError):
         return False
+    rows = []
     with open(table) as f:
         for line in f:
-            m = re.match(r'HT_FS \("[^"]*",\s*(0x[0-9a-fA-F]+),\s*(\w+),', line)
-            if m and int(m.group(1), 16) == magic:
-                return m.group(2).isdigit() and version >= int(m.group(2))
+            m = re.match(r'HT_FS\s*\(\s*"[^"]*",\s*(0x[0-9a-fA-F]+),\s*(\w+),',
+                         line)
+            if m:
+                rows.append((int(m.group(1), 16), m.group(2)))
+            elif line.startswith("HT_FS"):
+                lit_config.fatal("%s: cannot read: %s" % (table, line))
+    if not rows:
+        lit_config.fatal("%s: no HT_FS line read" % table)
+    for fs_magic, since in rows:
+        if fs_magic == magic:
+            return since.isdigit() and version >= int(since)
     return False
 
 
@@ -138,8 +169,9 @@ if os.access(qemu_aarch64, os.X_OK):
     config.available_features.add("qemu-aarch64")
     config.substitutions.append(("%qemu-aarch64", qemu_aarch64))
 
-for name, linker in (("bfd", "ld.bfd"), ("lld", "ld.lld")):
-    if supports(name):
+for name, linker, series in (("bfd", "ld.bfd", "bfd-patches"),
+                             ("lld", "ld.lld", "lld-patches")):
+    if supports(name, series):
         config.available_features.add(linker + "-hugetext")
 
 
