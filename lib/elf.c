@@ -194,7 +194,11 @@ parse_phdrs (struct ht_elf *elf, const struct ehdr *h, uint64_t phnum,
 	return fail (err, "malformed: program header %zu (PT_LOAD) has "
 		     "p_filesz 0x%" PRIx64 " larger than p_memsz 0x%" PRIx64,
 		     i, ph->filesz, ph->memsz);
-      if (ph->offset > elf->size || ph->filesz > elf->size - ph->offset)
+      /* A segment without file contents (as in a separate debug file)
+	 may have a p_offset past the end of the file: nothing is read
+	 there.  */
+      if (ph->filesz != 0
+	  && (ph->offset > elf->size || ph->filesz > elf->size - ph->offset))
 	return fail (err, "truncated: program header %zu (PT_LOAD, offset 0x%"
 		     PRIx64 ", p_filesz 0x%" PRIx64 ") extends past the end "
 		     "of the file (size 0x%zx)", i, ph->offset, ph->filesz,

@@ -237,6 +237,23 @@ debug_file_segment (void)
   judge (&j, &spec, NULL, NULL);
   expect_problems (&j, 0, HT_P_TAIL, 0);
   done (&j);
+
+  /* With -z noseparate-code the code segment holds the ELF headers, which
+     the debug file keeps: p_filesz is theirs, and p_offset is 0; a
+     p_offset past the end of the file is fine where p_filesz is 0.  */
+  spec.seg[1].memsz = 0x400000;
+  spec.seg[1].filesz = 0x190;
+  spec.seg[2].offset = 0x7fffffff;
+  judge (&j, &spec, NULL, NULL);
+  CHECK_EQ (j.layout.eligible, 1);
+  expect_problems (&j, 0, 0, 0);
+  done (&j);
+
+  /* But a segment with contents is judged as one.  */
+  spec.sec[1].type = SHT_PROGBITS;
+  judge (&j, &spec, NULL, NULL);
+  expect_problems (&j, 0, HT_P_MEMSZ | HT_P_TAIL, 0);
+  done (&j);
 }
 
 /* Rule `noop`: below the min size nothing is required.  */
