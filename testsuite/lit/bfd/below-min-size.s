@@ -1,16 +1,30 @@
 # REQUIRES: ld.bfd-hugetext
 ## Rule `noop`: below the min size, GNU ld's output with -z hugetext is byte
-## for byte its output without it.
+## for byte its output without it, for every kind of output.
 
-# RUN: llvm-mc -filetype=obj -triple=x86_64 %s -o %t.o
-# RUN: %ld.bfd -pie %t.o -o %t.plain
-# RUN: %ld.bfd -pie -z hugetext %t.o -o %t.huge
-# RUN: cmp %t.plain %t.huge
-# RUN: %ld.bfd -z hugetext -z hugetext-min-size=0x300000 %t.o -o %t.huge2
-# RUN: %ld.bfd %t.o -o %t.plain2
-# RUN: cmp %t.plain2 %t.huge2
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: llvm-mc -filetype=obj -triple=x86_64 %s -o %t/a.o
+# RUN: for k in "" "-pie" "-static" "-pie --no-dynamic-linker" "-shared" "-z noseparate-code"; do \
+# RUN:   %ld.bfd $k %t/a.o -o %t/plain && \
+# RUN:   %ld.bfd $k -z hugetext %t/a.o -o %t/huge && \
+# RUN:   cmp %t/plain %t/huge && echo "identical: $k" || exit 1; \
+# RUN: done | FileCheck %s
+# CHECK-COUNT-6: identical:
+
+## The min size can be raised: 2 MiB of code stays unchanged below 3 MiB.
+# RUN: llvm-mc -filetype=obj -triple=x86_64 --defsym BIG=1 %s -o %t/b.o
+# RUN: %ld.bfd -z hugetext -z hugetext-min-size=0x300000 %t/b.o -o %t/huge2
+# RUN: %ld.bfd %t/b.o -o %t/plain2
+# RUN: cmp %t/plain2 %t/huge2
+## and it is what decides: the same link at the default min size changes.
+# RUN: %ld.bfd -z hugetext %t/b.o -o %t/huge3
+# RUN: not cmp -s %t/plain2 %t/huge3
 
   .text
   .globl _start
 _start:
+.ifdef BIG
+  .skip 0x200000
+.else
   .skip 0x1ff000
+.endif
