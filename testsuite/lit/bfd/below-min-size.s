@@ -4,11 +4,11 @@
 
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: llvm-mc -filetype=obj -triple=x86_64 %s -o %t/a.o
-# RUN: for k in "" "-pie" "-static" "-pie --no-dynamic-linker" "-shared" "-z noseparate-code"; do \
+# RUN: sh -c 'for k in "" "-pie" "-static" "-pie --no-dynamic-linker" "-shared" "-z noseparate-code"; do \
 # RUN:   %ld.bfd $k %t/a.o -o %t/plain && \
 # RUN:   %ld.bfd $k -z hugetext %t/a.o -o %t/huge && \
 # RUN:   cmp %t/plain %t/huge && echo "identical: $k" || exit 1; \
-# RUN: done | FileCheck %s
+# RUN: done' | FileCheck %s
 # CHECK-COUNT-6: identical:
 
 ## The min size can be raised: 2 MiB of code stays unchanged below 3 MiB.

@@ -13,7 +13,7 @@
 # RUN: %ld.bfd -z hugetext -shared %t/a.o -o %t/shared.so
 # RUN: %ld.bfd -z hugetext -z noseparate-code -pie %t/a.o -o %t/nosep
 
-# RUN: for f in exec pie static static-pie shared.so nosep; do \
+# RUN: sh -c 'for f in exec pie static static-pie shared.so nosep; do \
 # RUN:   %strip %t/$f -o %t/$f.strip && \
 # RUN:   /usr/bin/strip %t/$f -o %t/$f.debian-strip && \
 # RUN:   eu-strip %t/$f -o %t/$f.eu-strip && \
@@ -22,7 +22,7 @@
 # RUN:   /usr/bin/objcopy --only-keep-debug %t/$f %t/$f.debian-debug && \
 # RUN:   /usr/bin/objcopy --add-gnu-debuglink=%t/$f.debug %t/$f.debian-strip %t/$f.debian-linked && \
 # RUN:   %objcopy --add-gnu-debuglink=%t/$f.debug %t/$f.strip %t/$f.linked || exit 1; \
-# RUN: done
+# RUN: done'
 # RUN: %expect-exit 0 %hugetext check %t/exec* %t/pie* %t/static* %t/shared.so* %t/nosep* | FileCheck %s
 
 ## 6 kinds, each as linked and after 8 tools.
@@ -30,9 +30,9 @@
 # CHECK-NOT: problem
 
 ## Each tool keeps the padding section.
-# RUN: for f in %t/*; do case $f in *.o) continue;; esac; \
-# RUN:   llvm-readelf -SW $f | grep -c ' \.hugetext_padding .* AX ' || echo "no padding: $f"; \
-# RUN: done | FileCheck %s --check-prefix=PAD
+# RUN: sh -c 'for f in %t/*; do case $f in *.o) continue;; esac; \
+# RUN:   llvm-readelf -SW $f | grep -c " \.hugetext_padding .* AX " || echo "no padding: $f"; \
+# RUN: done' | FileCheck %s --check-prefix=PAD
 # PAD-NOT: no padding
 # PAD-COUNT-54: 1
 
