@@ -14,12 +14,13 @@
       0 (an on_exit handler, which sees the status; ld's cleanup hook runs
       on failure too): it checks the output against the contract.  If the
       estimate was right, it moves the code segment to a boundary in the
-      file too and pads it (pad.c).  If the estimate was wrong (--gc-sections
-      removed code, or LTO made it), it runs the link once more with the
-      decision reversed, so that the layout follows the final code size.
+      file too and pads it with a section of its own, .hugetext_padding
+      (pad.c).  If the estimate was wrong (--gc-sections removed code, or
+      LTO made it), it runs the link once more with the decision reversed,
+      so that the layout follows the final code size.
 
-   The output is replaced by rename, never rewritten in place, so a failed
-   step leaves ld's own output.  */
+   A failed step leaves ld's own output, or where a change in place
+   fails half-way, no output and a failed link.  */
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -34,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -197,6 +199,80 @@ write_script (char path[PATH_MAX], const char *text)
   return close (fd);
 }
 
+/* The last output section statement before the data segment in ld's
+   default script, into NAME: with -z noseparate-code the code segment
+   ends with it.  It differs between releases (binutils 2.40 ends with
+   .exception_ranges, later ones with note sections), so ld is asked: it
+   prints the script with --verbose.  Where that fails, 2.40's.  */
+static void
+last_readonly_section (char *name, size_t size)
+{
+  const char *argv[8];
+  posix_spawn_file_actions_t actions;
+  size_t n = 0, len = 0, cap = 0;
+  char *text = NULL, *more;
+  int fds[2], status;
+  pid_t pid;
+  ssize_t got;
+
+  snprintf (name, size, ".exception_ranges");
+  argv[n++] = "ld";
+  if (facts.emulation != NULL)
+    {
+      argv[n++] = "-m";
+      argv[n++] = facts.emulation;
+    }
+  argv[n++] = "-z";
+  argv[n++] = "noseparate-code";
+  argv[n++] = "--verbose";
+  argv[n] = NULL;
+  if (pipe2 (fds, O_CLOEXEC) != 0)
+    return;
+  if (posix_spawn_file_actions_init (&actions) != 0)
+    {
+      close (fds[0]);
+      close (fds[1]);
+      return;
+    }
+  /* posix_spawn, not fork: ld may be large, and a copy of its page
+     tables would cost more than the rest of this.  */
+  if (posix_spawn_file_actions_addopen (&actions, 0, "/dev/null", O_RDONLY,
+					0) != 0
+      || posix_spawn_file_actions_adddup2 (&actions, fds[1], 1) != 0
+      || posix_spawn_file_actions_addopen (&actions, 2, "/dev/null",
+					   O_WRONLY, 0) != 0
+      || posix_spawn (&pid, "/proc/self/exe", &actions, NULL,
+		      (char *const *) argv, environ) != 0)
+    pid = -1;
+  posix_spawn_file_actions_destroy (&actions);
+  close (fds[1]);
+  while (pid > 0)
+    {
+      if (cap - len < 4096)
+	{
+	  more = cap < (1 << 20) ? realloc (text, cap + 65536) : NULL;
+	  if (more == NULL)
+	    break;
+	  text = more;
+	  cap += 65536;
+	}
+      got = read (fds[0], text + len, cap - len - 1);
+      if (got < 0 && errno == EINTR)
+	continue;
+      if (got <= 0)
+	break;
+      len += (size_t) got;
+    }
+  close (fds[0]);
+  if (pid > 0 && waitpid (pid, &status, 0) == pid && WIFEXITED (status)
+      && WEXITSTATUS (status) == 0 && text != NULL)
+    {
+      text[len] = '\0';
+      ld_script_last_readonly (text, name, size);
+    }
+  free (text);
+}
+
 /* Why the layout does not apply to this link, or NULL.  */
 static const char *
 why_left_alone (void)
@@ -220,7 +296,7 @@ all_symbols_read (void)
 {
   const char *why = why_left_alone ();
   const char *env = getenv (DECISION_ENV);
-  char text[256];
+  char text[256], last[128];
   uint64_t estimate;
 
   if (why != NULL)
@@ -271,17 +347,27 @@ all_symbols_read (void)
   if (decision != ALIGN_ON)
     return LDPS_OK;
 
+  /* With separate-code, the code segment ends with .fini.  Its ". = ALIGN
+     (H)" comes after the PROVIDE (etext = .) statements of ld's script
+     (an INSERT AFTER goes past the assignments after a section, up to the
+     first one to "."), so etext stays at the end of the code.  */
   if (separate_code ())
     snprintf (text, sizeof text,
 	      "SECTIONS { . = ALIGN (0x%llx); } INSERT BEFORE .init;\n"
 	      "SECTIONS { . = ALIGN (0x%llx); } INSERT AFTER .fini;\n",
 	      (unsigned long long) page_size, (unsigned long long) page_size);
   else
-    snprintf (text, sizeof text,
-	      "SECTIONS { . = ALIGN (0x%llx); } INSERT AFTER "
-	      ".exception_ranges;\n", (unsigned long long) page_size);
+    {
+      last_readonly_section (last, sizeof last);
+      snprintf (text, sizeof text,
+		"SECTIONS { . = ALIGN (0x%llx); } INSERT AFTER %s;\n",
+		(unsigned long long) page_size, last);
+    }
+  if (opts.verbose)
+    tell (LDPL_INFO, "hugetext: %s", text);
   /* ld 2.40 drops the assignments of the last script added: an empty one
-     goes last.  */
+     goes last.  Neither script may name an output section: ld warns about
+     a script that does, added as an input file.  */
   if (write_script (script_path[0], text) != 0
       || write_script (script_path[1], "\n") != 0)
     {

@@ -196,8 +196,10 @@ link_facts_read (struct link_facts *facts, const struct cmdline *cmd,
 	       || strcmp (arg, "--omagic") == 0
 	       || strcmp (arg, "--nmagic") == 0)
 	facts->why_not = "-N and -n turn off paging";
+      else if (strcmp (arg, "-m") == 0 && cmd->argv[i + 1] != NULL)
+	facts->emulation = cmd->argv[++i];
       else if (strcmp (arg, "-o") == 0 || strcmp (arg, "--output") == 0
-	       || strcmp (arg, "-m") == 0 || strcmp (arg, "-e") == 0
+	       || strcmp (arg, "-e") == 0
 	       || strcmp (arg, "-soname") == 0 || strcmp (arg, "-h") == 0
 	       || strcmp (arg, "-L") == 0 || strcmp (arg, "-l") == 0
 	       || strcmp (arg, "-plugin-opt") == 0
@@ -209,4 +211,56 @@ link_facts_read (struct link_facts *facts, const struct cmdline *cmd,
     }
   if (facts->layout_script != NULL && facts->why_not == NULL)
     facts->why_not = "a linker script lays out the output";
+}
+
+/* Whether C may be part of an output section's name.  */
+static bool
+name_char (char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+	 || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'
+	 || c == '$';
+}
+
+int
+ld_script_last_readonly (const char *text, char *name, size_t size)
+{
+  const char *end = strstr (text, "DATA_SEGMENT_ALIGN");
+  const char *line, *found = NULL;
+  size_t found_len = 0;
+
+  if (end == NULL)
+    return -1;
+  /* Each line before it that starts an output section statement:
+     ".NAME", then anything but an assignment or a brace up to a colon
+     (an address, a type), as in ".tdata : ALIGN (8) {".  */
+  for (line = text; line < end; line = strchr (line, '\n') + 1)
+    {
+      const char *p = line, *n;
+
+      while (*p == ' ' || *p == '\t')
+	p++;
+      if (*p == '.' && name_char (p[1]))
+	{
+	  for (n = p + 1; name_char (*n); n++)
+	    ;
+	  const char *q = n;
+
+	  while (q < end && *q != '\n' && *q != ':' && *q != '='
+		 && *q != ';' && *q != '{' && *q != '}')
+	    q++;
+	  if (q < end && *q == ':')
+	    {
+	      found = p;
+	      found_len = (size_t) (n - p);
+	    }
+	}
+      if (strchr (line, '\n') == NULL)
+	break;
+    }
+  if (found == NULL || found_len >= size)
+    return -1;
+  memcpy (name, found, found_len);
+  name[found_len] = '\0';
+  return 0;
 }

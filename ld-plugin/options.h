@@ -30,6 +30,7 @@ struct link_facts
   const char *why_not;		/* Why the layout cannot apply, or NULL.  */
   int separate_code;		/* -z [no]separate-code: 1, 0; -1 if unset.  */
   uint64_t max_page_size;	/* -z max-page-size=; 0 if unset.  */
+  const char *emulation;	/* -m EMULATION; NULL if unset.  */
   bool other_plugin;		/* Another plugin (an LTO one) is loaded.  */
   bool ir_inputs;		/* An input object holds LTO IR (GCC's or
 				   LLVM bitcode): its code is made later.  */
@@ -39,5 +40,12 @@ struct link_facts
    that its own -plugin option does not count as another plugin.  */
 void link_facts_read (struct link_facts *facts, const struct cmdline *cmd,
 		      const char *self);
+
+/* The name of the last output section statement before the data segment
+   (". = DATA_SEGMENT_ALIGN (...)") in TEXT, a linker script as
+   ld --verbose prints it: the code segment's last section with
+   -z noseparate-code, which an INSERT AFTER it follows.  Returns 0 with
+   the name in NAME (SIZE bytes), or -1 where TEXT has none.  */
+int ld_script_last_readonly (const char *text, char *name, size_t size);
 
 #endif

@@ -1,4 +1,5 @@
-/* Finishing the hugetext layout in a linked ELF file: see pad.h.  */
+/* Finishing the hugetext layout in a linked ELF file, with a padding
+   section of its own: see pad.h.  */
 
 #define _GNU_SOURCE
 #include "pad.h"
@@ -38,13 +39,12 @@ pad_plan (struct pad_plan *plan, const struct ht_elf *elf, size_t phdr,
 {
   const struct ht_phdr *code = &elf->phdrs[phdr];
   uint64_t code_end = code->vaddr + code->memsz;
-  uint64_t step = 1, last_end = 0;
+  uint64_t step = 1;
   size_t i;
 
   memset (plan, 0, sizeof *plan);
   plan->phdr = phdr;
   plan->h = h;
-  plan->last_section = SIZE_MAX;
   if (code->vaddr % h != 0)
     {
       snprintf (err, HT_ERRLEN, "the code segment starts at 0x%llx, not on "
@@ -91,24 +91,54 @@ pad_plan (struct pad_plan *plan, const struct ht_elf *elf, size_t phdr,
   plan->tail_at = code->offset + code->filesz;
   plan->tail = align_up (plan->padded - code->filesz, step);
 
-  /* The last section of the segment grows to its end.  */
+  /* The padding section covers the padding, after the code.  */
+  plan->pad_addr = code_end;
+  plan->pad_size = plan->padded - code->memsz;
+  if (elf->shnum == 0 || plan->pad_size == 0)
+    return 0;
+  if (elf->shnum + 1 >= SHN_LORESERVE)
+    {
+      snprintf (err, HT_ERRLEN, "too many sections to add one");
+      return -1;
+    }
   for (i = 0; i < elf->shnum; i++)
+    if (ht_shdr_name_starts (&elf->shdrs[i], PAD_SECTION))
+      {
+	snprintf (err, HT_ERRLEN, "the output has a section %.*s already",
+		  (int) elf->shdrs[i].name_len, elf->shdrs[i].name);
+	return -1;
+      }
+
+  /* The names and the section header table go after the last byte of
+     anything else: where ld put them, when it put them last.  */
+  plan->names = (size_t) ht_elf_get (elf, elf->data,
+				     HT_FIELD (elf, Ehdr, e_shstrndx));
+  if (plan->names == 0 || plan->names >= elf->shnum
+      || elf->shdrs[plan->names].type != SHT_STRTAB)
+    {
+      snprintf (err, HT_ERRLEN, "the section names are not a string table");
+      return -1;
+    }
+  plan->names_at = elf->phoff + elf->phnum * elf->phentsize;
+  for (i = 0; i < elf->phnum; i++)
+    if (elf->phdrs[i].offset + elf->phdrs[i].filesz > plan->names_at)
+      plan->names_at = elf->phdrs[i].offset + elf->phdrs[i].filesz;
+  for (i = 1; i < elf->shnum; i++)
     {
       const struct ht_shdr *s = &elf->shdrs[i];
 
-      if ((s->flags & SHF_ALLOC) == 0 || s->type == SHT_NOBITS
-	  || s->addr < code->vaddr || s->addr + s->size > code_end)
-	continue;
-      if (s->addr + s->size >= last_end)
-	{
-	  last_end = s->addr + s->size;
-	  plan->last_section = i;
-	}
+      if (i != plan->names && s->type != SHT_NOBITS
+	  && s->offset + s->size > plan->names_at)
+	plan->names_at = s->offset + s->size;
     }
-  if (plan->last_section != SIZE_MAX)
-    plan->last_section_size
-      = (elf->shdrs[plan->last_section].size
-	 + code->vaddr + plan->padded - last_end);
+  if (plan->names_at < plan->tail_at
+      || elf->shdrs[plan->names].offset > elf->size
+      || elf->shdrs[plan->names].size
+	 > elf->size - elf->shdrs[plan->names].offset)
+    {
+      snprintf (err, HT_ERRLEN, "the section names lie outside the file");
+      return -1;
+    }
   return 0;
 }
 
@@ -149,22 +179,60 @@ copy_range (int in, int out, uint64_t from, uint64_t to, uint64_t off)
   return r;
 }
 
-/* The ELF, program and section headers of the padded file.  They are
-   built from ELF's before any byte moves, because ELF may map the very
-   file that pad_in_place changes.  */
+/* The ELF, program and section headers of the padded file, and where the
+   padding section is added, the section names.  They are built from
+   ELF's before any byte moves, because ELF may map the very file that
+   pad_in_place changes.  */
 struct headers
 {
   unsigned char eh[sizeof (Elf64_Ehdr)];
   size_t ehsize, phsize, shsize;
   uint64_t phoff, shoff;	/* Where they go in the padded file.  */
   unsigned char *ph, *sh;
+  /* Where the padding section is added: the section names, then the
+     section header table (SH is part of it), NAMES_LEN bytes at
+     NAMES_AT in the padded file.  */
+  unsigned char *names;
+  size_t names_len;
+  uint64_t names_at;
+  uint64_t end;			/* The padded file's size.  */
 };
 
 static void
 free_headers (struct headers *h)
 {
   free (h->ph);
-  free (h->sh);
+  free (h->names != NULL ? h->names : h->sh);
+}
+
+/* Add the padding section of PLAN to the section header table at H->sh,
+   which has room for it, and write the section names and the table into
+   H->names.  */
+static void
+add_pad_section (const struct pad_plan *plan, const struct ht_elf *elf,
+		 struct headers *h)
+{
+  const struct ht_shdr *names = &elf->shdrs[plan->names];
+  unsigned char *sh = h->sh + elf->shnum * elf->shentsize;
+  unsigned char *nh = h->sh + plan->names * elf->shentsize;
+
+  memcpy (h->names, elf->data + names->offset, names->size);
+  memcpy (h->names + names->size, PAD_SECTION, sizeof PAD_SECTION);
+  ht_elf_put (elf, nh, HT_FIELD (elf, Shdr, sh_offset), h->names_at);
+  ht_elf_put (elf, nh, HT_FIELD (elf, Shdr, sh_size),
+	      names->size + sizeof PAD_SECTION);
+  memset (sh, 0, elf->shentsize);
+  ht_elf_put (elf, sh, HT_FIELD (elf, Shdr, sh_name), names->size);
+  ht_elf_put (elf, sh, HT_FIELD (elf, Shdr, sh_type), SHT_PROGBITS);
+  ht_elf_put (elf, sh, HT_FIELD (elf, Shdr, sh_flags),
+	      SHF_ALLOC | SHF_EXECINSTR);
+  ht_elf_put (elf, sh, HT_FIELD (elf, Shdr, sh_addr), plan->pad_addr);
+  /* The end of the code, which moved with the code.  */
+  ht_elf_put (elf, sh, HT_FIELD (elf, Shdr, sh_offset),
+	      plan->tail_at + plan->front);
+  ht_elf_put (elf, sh, HT_FIELD (elf, Shdr, sh_size), plan->pad_size);
+  ht_elf_put (elf, sh, HT_FIELD (elf, Shdr, sh_addralign), 1);
+  ht_elf_put (elf, h->eh, HT_FIELD (elf, Ehdr, e_shnum), elf->shnum + 1);
 }
 
 static int
@@ -172,16 +240,35 @@ build_headers (const struct pad_plan *plan, const struct ht_elf *elf,
 	       struct headers *h, char err[HT_ERRLEN])
 {
   unsigned char *ph, *sh;
+  bool add = plan->names_at != 0;
   size_t i;
 
+  memset (h, 0, sizeof *h);
   h->ehsize = elf->elf_class == 64 ? sizeof (Elf64_Ehdr)
 				   : sizeof (Elf32_Ehdr);
   h->phsize = elf->phnum * elf->phentsize;
-  h->shsize = elf->shnum * elf->shentsize;
+  h->shsize = (elf->shnum + add) * elf->shentsize;
   h->phoff = shift (plan, elf->phoff);
   h->shoff = shift (plan, elf->shoff);
+  h->end = shift (plan, elf->size);
+  if (add)
+    {
+      /* The names, then the table, aligned as ld aligns it.  */
+      uint64_t names_size = elf->shdrs[plan->names].size
+			    + sizeof PAD_SECTION;
+
+      h->names_at = shift (plan, plan->names_at);
+      h->shoff = align_up (h->names_at + names_size,
+			   elf->elf_class == 64 ? 8 : 4);
+      h->names_len = (size_t) (h->shoff - h->names_at) + h->shsize;
+      h->end = h->names_at + h->names_len;
+      h->names = calloc (1, h->names_len);
+      sh = h->names != NULL ? h->names + (h->shoff - h->names_at) : NULL;
+    }
+  else
+    sh = malloc (h->shsize ? h->shsize : 1);
+  h->sh = sh;
   h->ph = ph = malloc (h->phsize ? h->phsize : 1);
-  h->sh = sh = malloc (h->shsize ? h->shsize : 1);
   if (ph == NULL || sh == NULL)
     {
       free_headers (h);
@@ -190,8 +277,8 @@ build_headers (const struct pad_plan *plan, const struct ht_elf *elf,
     }
   memcpy (h->eh, elf->data, h->ehsize);
   memcpy (ph, elf->data + elf->phoff, h->phsize);
-  if (h->shsize != 0)
-    memcpy (sh, elf->data + elf->shoff, h->shsize);
+  if (elf->shnum != 0)
+    memcpy (sh, elf->data + elf->shoff, elf->shnum * elf->shentsize);
   ht_elf_put (elf, h->eh, HT_FIELD (elf, Ehdr, e_phoff), h->phoff);
   if (h->shsize != 0)
     ht_elf_put (elf, h->eh, HT_FIELD (elf, Ehdr, e_shoff), h->shoff);
@@ -214,21 +301,25 @@ build_headers (const struct pad_plan *plan, const struct ht_elf *elf,
       ht_elf_put (elf, sh + i * elf->shentsize,
 		  HT_FIELD (elf, Shdr, sh_offset),
 		  shift (plan, elf->shdrs[i].offset));
-  if (plan->last_section != SIZE_MAX)
-    ht_elf_put (elf, sh + plan->last_section * elf->shentsize,
-		HT_FIELD (elf, Shdr, sh_size), plan->last_section_size);
+  if (add)
+    add_pad_section (plan, elf, h);
   return 0;
 }
 
+/* Write the headers, and set the file's size.  */
 static int
 write_headers (const struct headers *h, int fd, char err[HT_ERRLEN])
 {
   if (pwrite (fd, h->eh, h->ehsize, 0) != (ssize_t) h->ehsize
       || pwrite (fd, h->ph, h->phsize, (off_t) h->phoff)
 	 != (ssize_t) h->phsize
-      || (h->shsize != 0
-	  && pwrite (fd, h->sh, h->shsize, (off_t) h->shoff)
-	     != (ssize_t) h->shsize))
+      || (h->names != NULL
+	  ? pwrite (fd, h->names, h->names_len, (off_t) h->names_at)
+	    != (ssize_t) h->names_len
+	  : h->shsize != 0
+	    && pwrite (fd, h->sh, h->shsize, (off_t) h->shoff)
+	       != (ssize_t) h->shsize)
+      || ftruncate (fd, (off_t) h->end) != 0)
     {
       snprintf (err, HT_ERRLEN, "writing headers: %s", strerror (errno));
       return -1;
@@ -241,6 +332,8 @@ pad_write (const struct pad_plan *plan, const struct ht_elf *elf, int in,
 	   int out, char err[HT_ERRLEN])
 {
   struct headers h;
+  /* Not what the new names and table replace.  */
+  uint64_t stop = plan->names_at != 0 ? plan->names_at : elf->size;
   int status;
 
   if (build_headers (plan, elf, &h, err) != 0)
@@ -249,9 +342,8 @@ pad_write (const struct pad_plan *plan, const struct ht_elf *elf, int in,
   if (copy_range (in, out, 0, plan->front_at, 0) != 0
       || copy_range (in, out, plan->front_at, plan->tail_at,
 		     shift (plan, plan->front_at)) != 0
-      || copy_range (in, out, plan->tail_at, elf->size,
-		     shift (plan, plan->tail_at)) != 0
-      || ftruncate (out, (off_t) shift (plan, elf->size)) != 0)
+      || copy_range (in, out, plan->tail_at, stop,
+		     shift (plan, plan->tail_at)) != 0)
     {
       snprintf (err, HT_ERRLEN, "copying: %s", strerror (errno));
       status = -1;

@@ -1,21 +1,34 @@
-/* Finishing the hugetext layout in a linked ELF file.
+/* Finishing the hugetext layout in a linked ELF file: the padding
+   section.
 
    The plugin's linker script puts the code segment on a huge page
-   boundary in memory; ld cannot be told to do the same in the file.  This
+   boundary in memory; ld cannot be told to do the same in the file, nor
+   (from a plugin, without a warning) to make a section of its own.  This
    moves everything from the code segment on up to the next boundary in
-   the file (a hole), pads the segment to a multiple of H by growing its
-   last section (a hole again, so that every strip tool keeps it), moves
-   what follows up to stay out of that padding, and sets p_align to H.
-   Offsets move by multiples of the largest p_align of the segments they
-   belong to, so every other segment stays congruent.  */
+   the file (a hole), pads the segment to a multiple of H with a section
+   of its own, PAD_SECTION (a hole again; a section, so that every strip
+   tool keeps it), moves what follows up to stay out of that padding, and
+   sets p_align to H.  The padding section's header goes last in the
+   section header table, so that no other section's index changes, and
+   its name at the end of the section names, so that no other name
+   moves; both are written anew after the last section.  No other section
+   changes, but for the file offsets that move and the section names,
+   which grow by the new name.  Offsets move by multiples of the largest
+   p_align of the segments they belong to, so every other segment stays
+   congruent.  */
 
 #ifndef HUGETEXT_PLUGIN_PAD_H
 #define HUGETEXT_PLUGIN_PAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "hugetext/elf.h"
+
+/* The name of the padding section (docs/contract.md); GNU ld's
+   -z hugetext names its own the same.  */
+#define PAD_SECTION ".hugetext_padding"
 
 struct pad_plan
 {
@@ -24,8 +37,14 @@ struct pad_plan
   uint64_t front_at, front;	/* Insert FRONT bytes at file offset FRONT_AT.  */
   uint64_t tail_at, tail;	/* And TAIL bytes at TAIL_AT.  */
   uint64_t padded;		/* The segment's new p_filesz and p_memsz.  */
-  size_t last_section;		/* The section that grows, or SIZE_MAX.  */
-  uint64_t last_section_size;	/* Its new size.  */
+  /* The padding section, after the code: its address and size (0: the
+     code ends on a boundary, there is no padding and no section).  */
+  uint64_t pad_addr, pad_size;
+  size_t names;			/* The section names' section (e_shstrndx).  */
+  /* Where in ELF the section names and the section header table are
+     written anew, with the padding section: after the last byte of
+     anything else.  0 where no section is added.  */
+  uint64_t names_at;
 };
 
 /* Plan the padding of program header PHDR of ELF to H.  Returns 0, or -1
