@@ -43,7 +43,7 @@ measure_code (struct ht_segment *seg, const struct ht_elf *elf)
 {
   const struct ht_phdr *ph = seg->ph;
   uint64_t end = 0;
-  bool contents = false;
+  bool contents = false, nobits_code = false;
 
   for (size_t i = 0; i < elf->shnum; i++)
     {
@@ -51,8 +51,13 @@ measure_code (struct ht_segment *seg, const struct ht_elf *elf)
 
       if (!section_in_segment (s, ph))
 	continue;
-      if (s->type != SHT_NOBITS && s->size != 0)
-	contents = true;
+      if ((s->flags & SHF_EXECINSTR) != 0 && s->size != 0)
+	{
+	  if (s->type == SHT_NOBITS)
+	    nobits_code = true;
+	  else
+	    contents = true;
+	}
       uint64_t rel_end = s->addr - ph->vaddr;
       rel_end = s->size > ph->memsz - rel_end ? ph->memsz : rel_end + s->size;
       if (rel_end > end)
@@ -60,7 +65,7 @@ measure_code (struct ht_segment *seg, const struct ht_elf *elf)
       seg->size_from_sections = true;
     }
   seg->code_size = seg->size_from_sections ? end : ph->filesz;
-  seg->no_contents = seg->size_from_sections && !contents;
+  seg->no_contents = nobits_code && !contents;
   seg->tail_padding = ph->memsz - seg->code_size;
 }
 
@@ -142,11 +147,11 @@ front_gap (const struct ht_layout *l, const struct ht_segment *seg)
 
 #define SAY(...) (msg != NULL ? snprintf (msg, HT_ERRLEN, __VA_ARGS__) : 0)
 
-/* A segment whose sections have no file contents is the copy of one in a
-   separate debug file (objcopy --only-keep-debug; with -z noseparate-code
-   the file still holds the ELF headers there): its address, size and
-   alignment still describe the program, its file offset and size
-   nothing.  */
+/* A segment whose code sections have no file contents is the copy of one
+   in a separate debug file (objcopy --only-keep-debug; with -z
+   noseparate-code the file still holds the ELF headers and the notes
+   there): its address, size and alignment still describe the program, its
+   file offset and size nothing.  */
 static bool
 has_contents (const struct ht_segment *s)
 {

@@ -249,7 +249,16 @@ debug_file_segment (void)
   expect_problems (&j, 0, 0, 0);
   done (&j);
 
-  /* But a segment with contents is judged as one.  */
+  /* The notes keep their contents in a debug file: still no code.  */
+  spec.sec[0].flags = SHF_ALLOC;
+  spec.sec[0].type = SHT_NOTE;
+  spec.sec[0].addr = 0x200000;
+  spec.sec[0].size = 0x20;
+  judge (&j, &spec, NULL, NULL);
+  expect_problems (&j, 0, 0, 0);
+  done (&j);
+
+  /* But a segment whose code has contents is judged as one.  */
   spec.sec[1].type = SHT_PROGBITS;
   judge (&j, &spec, NULL, NULL);
   expect_problems (&j, 0, HT_P_MEMSZ | HT_P_TAIL, 0);

@@ -62,9 +62,9 @@ struct ht_segment
   bool code;			/* PF_X set, PF_W clear.  */
   bool eligible;		/* Code, and code size >= min size.  */
   bool size_from_sections;	/* False: no sections, code size = filesz.  */
-  bool no_contents;		/* Its sections have no file contents (a
-				   separate debug file); the file may still
-				   hold the ELF headers there.  */
+  bool no_contents;		/* Its code sections have no file contents
+				   (a separate debug file); the file may
+				   still hold the ELF headers and notes.  */
   uint64_t code_size;
   uint64_t tail_padding;	/* Bytes from the code's end to p_memsz.  */
   uint64_t front_gap;		/* File bytes between the previous PT_LOAD
