@@ -1,14 +1,24 @@
 #!/bin/bash
-# Build GNU binutils 2.40 (ld.bfd, as, objcopy, ...) and ld.lld 19.1.7 from
-# Debian's source packages, with the patch series in bfd-patches/ and
+# Build GNU binutils (ld.bfd, as, objcopy, ...) from the binutils trunk
+# snapshot that Debian unstable (sid) carries, and ld.lld 19.1.7 from
+# Debian 12's LLVM sources, with the patch series in bfd-patches/ and
 # lld-patches/ applied, and link the tools into BUILD_DIR/bin.
 #
 # Usage: toolchain/build-toolchain.sh [BUILD_DIR]
+#        toolchain/build-toolchain.sh --fetch-only
 #
-# BUILD_DIR defaults to "build" in the repository.  Environment:
-#   HUGETEXT_COMPONENTS  what to build, default "binutils lld
-#                        binutils-aarch64" (the last: a cross binutils
-#                        for aarch64-linux-gnu, to run ld's tests there)
+# BUILD_DIR defaults to "build" in the repository.  --fetch-only fills
+# the cache with the sources of HUGETEXT_COMPONENTS and builds nothing.
+# Environment:
+#   HUGETEXT_COMPONENTS  what to build, default "binutils binutils-vanilla
+#                        lld binutils-aarch64":
+#                        binutils          patched, links in BUILD_DIR/bin
+#                        binutils-vanilla  the same sources unpatched, links
+#                                          in BUILD_DIR/bin/vanilla (its ld:
+#                                          BUILD_DIR/bin/vanilla/ld.bfd)
+#                        lld               patched ld.lld
+#                        binutils-aarch64  patched cross binutils for
+#                                          aarch64-linux-gnu (ld's tests)
 #   HUGETEXT_BFD_SERIES  the binutils series file, default
 #                        bfd-patches/series (an empty file: vanilla)
 #   HUGETEXT_JOBS        parallel jobs, default: nproc
@@ -19,32 +29,47 @@
 #   HUGETEXT_VERBOSE     1: show configure/make/ninja output, not just logs
 #
 # docs/build.md describes the pipeline: what is downloaded, how it is
-# verified, and how the incremental rebuild after a series change works.
+# verified, how to move to a newer binutils snapshot, and how the
+# incremental rebuild after a series change works.
 
 set -euo pipefail
 shopt -s inherit_errexit
 
 # --- Pinned inputs (bump each block as a whole) -----------------------------
 
-BINUTILS_VERSION=2.40
+# The binutils trunk snapshot in Debian unstable (sid).  sid moves on: once
+# this version has left it, a cold cache cannot be filled and the build
+# says so.  To move: docs/build.md, "Moving to a newer snapshot".
 BINUTILS_DEB_PACKAGE=binutils-source
-BINUTILS_DEB_VERSION=2.40-2
-BINUTILS_DEB=binutils-source_2.40-2_all.deb
-# Debian's published SHA256 of the .deb ("apt-cache show binutils-source").
-BINUTILS_DEB_SHA256=4c03b0d0508f8134200ec083e4dbb81b906efbfa0d7a2bdb7aa0c120aabda246
-BINUTILS_TARBALL=usr/src/binutils/binutils-2.40.tar.xz
-# binutils-source 2.40-2 ships no md5sums control file, so the tarball's
-# hash is recorded here, taken from the .deb verified above.
-BINUTILS_TARBALL_SHA256=797fbf86910eec8dec1e2815ab3e92b98b9cd8c9ab1a57b216cc97dd90b4df9f
+BINUTILS_DEB_VERSION=2.47.50.20261021-1
+# sid's published SHA256 of the .deb ("apt-cache show binutils-source"
+# with sid's index; the build reads it from there too).
+BINUTILS_DEB_SHA256=8fe1c987d5c7156a2d0cbce91d13d951db961f07057933e13443b855c0a484e3
+# The tarball in the .deb, and its top directory: binutils-$BINUTILS_VERSION.
+BINUTILS_VERSION=2.47.50
+# binutils-source ships no md5sums control file, so the tarball's hash is
+# recorded here, taken from the .deb verified above.
+BINUTILS_TARBALL_SHA256=cb01fdbbcbff97d613f169aa562ddb53748a94bd0573c67ec3b763a36bc60b23
+# What the tools' --version says (bfd/version.h adds the snapshot's date).
+BINUTILS_VERSION_STRING=2.47.50.20261021
+BINUTILS_DEB=${BINUTILS_DEB_PACKAGE}_${BINUTILS_DEB_VERSION}_all.deb
+# The pristine tree in the cache and the working trees in BUILD_DIR.
+BINUTILS_TREE=binutils-$BINUTILS_VERSION_STRING
+BINUTILS_TARBALL=usr/src/binutils/binutils-$BINUTILS_VERSION.tar.xz
 # Top-level directories of the tarball that ld, gas, binutils and their
-# test suites do not need.  zlib: we configure --with-system-zlib.
-BINUTILS_SKIP_DIRS="gold gprof gprofng elfcpp cpu etc zlib"
+# test suites do not need.  zlib: we configure --with-system-zlib; gnulib
+# is only configured for gdb, gdbserver and sim.  Not etc: a snapshot has
+# no prebuilt man pages, and etc/texi2pod.pl makes them.
+BINUTILS_SKIP_DIRS="gold gprof gprofng elfcpp cpu zlib gnulib"
 BINUTILS_CONFIGURE_FLAGS="--prefix=/usr --disable-nls --disable-werror
 	--disable-gdb --disable-gdbserver --disable-sim --disable-gold
 	--disable-gprof --disable-gprofng --disable-readline
 	--disable-libdecnumber --with-system-zlib --with-zstd
 	--without-debuginfod --without-msgpack"
 BINUTILS_TARGETS="all-ld all-binutils all-gas"
+# Make variables for every binutils make: the snapshot ships no .info
+# files, and the manuals are not needed to build or test the tools.
+BINUTILS_MAKE_VARS="MAKEINFO=true"
 
 LLVM_VERSION=19.1.7
 LLVM_SRC_PACKAGE=llvm-toolchain-19
@@ -65,7 +90,7 @@ LLVM_PREFIX=/usr/lib/llvm-19
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 REPO=$(dirname "$HERE")
-COMPONENTS=${HUGETEXT_COMPONENTS:-binutils lld binutils-aarch64}
+COMPONENTS=${HUGETEXT_COMPONENTS:-binutils binutils-vanilla lld binutils-aarch64}
 BFD_SERIES=${HUGETEXT_BFD_SERIES:-$REPO/bfd-patches/series}
 CROSS_TARGET=aarch64-linux-gnu
 JOBS=${HUGETEXT_JOBS:-$(nproc)}
@@ -76,7 +101,11 @@ VERBOSE=${HUGETEXT_VERBOSE:-0}
 
 TIMINGS=()
 CURRENT_STEP=
+BINUTILS_FETCHED=false
 BINUTILS_TREE_READY=false
+
+# shellcheck source=toolchain/sid-apt.sh
+. "$HERE/sid-apt.sh"
 
 msg() { printf 'hugetext-toolchain: %s\n' "$*" >&2; }
 die() { msg "error: $*"; exit 1; }
@@ -190,26 +219,62 @@ pristine_ok() {
 	[ -d "$1" ] && [ "$(cat "$1.ok" 2>/dev/null)" = "$2" ]
 }
 
+# The place a move to a newer snapshot starts: "FILE:LINE" of the
+# BINUTILS_DEB_VERSION line above.
+binutils_pin_line() {
+	local n
+	n=$(grep -n '^BINUTILS_DEB_VERSION=' "$HERE/build-toolchain.sh" |
+		cut -d: -f1)
+	printf '%s:%s\n' "$(repo_rel "$HERE/build-toolchain.sh")" "${n:-?}"
+}
+
+# sid no longer has the pinned .deb: say what this tree needs, what sid
+# has now and where to change the pins.
+binutils_version_gone() {
+	local offered
+	offered=$(sid_offered "$BINUTILS_DEB_PACKAGE" | paste -sd ' ')
+	msg "error: Debian unstable (sid) no longer offers" \
+		"$BINUTILS_DEB_PACKAGE $BINUTILS_DEB_VERSION"
+	msg "  this tree needs: $BINUTILS_DEB_PACKAGE $BINUTILS_DEB_VERSION" \
+		"(binutils $BINUTILS_VERSION_STRING)"
+	msg "  sid offers now:  ${offered:-none}"
+	msg "  the line to change: $(binutils_pin_line):" \
+		"BINUTILS_DEB_VERSION=$BINUTILS_DEB_VERSION, with the rest of its" \
+		"BINUTILS_* block; then re-apply bfd-patches/series and run" \
+		"./run test and ./run regress"
+	msg "  how: docs/build.md, \"Moving to a newer snapshot\"; a cache" \
+		"that holds $BINUTILS_DEB with the pinned SHA256 needs no sid" \
+		"($CACHE/binutils/)"
+	exit 1
+}
+
+# Download the pinned binutils-source .deb from sid into DIR, through the
+# cache's own apt configuration (toolchain/sid-apt.sh), and check it
+# against the SHA256 in sid's signed index and the pinned one.
 download_binutils_deb() {
 	local dir=$1 published tmp
-	published=$(apt-cache show \
-		"$BINUTILS_DEB_PACKAGE=$BINUTILS_DEB_VERSION" 2>/dev/null |
-		sed -n 's/^SHA256: //p' | head -n 1) || :
-	[ -n "$published" ] ||
-		die "apt knows no $BINUTILS_DEB_PACKAGE $BINUTILS_DEB_VERSION" \
-			"(is bookworm main in its sources? apt-get update?)"
+	sid_apt_init "$CACHE/sid-apt"
+	sid_update
+	published=$(sid_published_sha256 "$BINUTILS_DEB_PACKAGE" \
+		"$BINUTILS_DEB_VERSION")
+	[ -n "$published" ] || binutils_version_gone
 	[ "$published" = "$BINUTILS_DEB_SHA256" ] ||
-		die "apt's SHA256 for $BINUTILS_DEB_PACKAGE $BINUTILS_DEB_VERSION" \
-			"is $published, this script pins $BINUTILS_DEB_SHA256"
-	msg "downloading $BINUTILS_DEB"
+		die "sid's index gives SHA256 $published for" \
+			"$BINUTILS_DEB_PACKAGE $BINUTILS_DEB_VERSION;" \
+			"$(binutils_pin_line) pins $BINUTILS_DEB_SHA256"
+	msg "downloading $BINUTILS_DEB from sid (~25 MB)"
 	tmp=$(mktemp -d "$dir/tmp.XXXXXX")
-	(cd "$tmp" && run_logged "$tmp.log" apt_get download \
-		"$BINUTILS_DEB_PACKAGE=$BINUTILS_DEB_VERSION")
-	check_sha256 "$tmp/$BINUTILS_DEB" "$BINUTILS_DEB_SHA256" "$BINUTILS_DEB"
+	sid_download "$BINUTILS_DEB_PACKAGE" "$BINUTILS_DEB_VERSION" "$tmp"
+	[ -f "$tmp/$BINUTILS_DEB" ] ||
+		die "apt-get download gave no $BINUTILS_DEB: $(ls "$tmp")"
+	check_sha256 "$tmp/$BINUTILS_DEB" "$published" \
+		"$BINUTILS_DEB (sid's index)"
+	check_sha256 "$tmp/$BINUTILS_DEB" "$BINUTILS_DEB_SHA256" \
+		"$BINUTILS_DEB (pinned)"
 	mv "$tmp/$BINUTILS_DEB" "$dir/$BINUTILS_DEB"
 	printf '%s  %s\n' "$published" "$BINUTILS_DEB" \
 		>"$dir/$BINUTILS_DEB.sha256"
-	rm -rf "$tmp" "$tmp.log"
+	rm -rf "$tmp"
 }
 
 # Check the files of the unpacked .deb in ROOT against the md5sums in
@@ -228,7 +293,7 @@ check_deb_md5sums() {
 
 fetch_binutils() {
 	local dir=$CACHE/binutils id tree deb tmp skip=() d
-	tree=$dir/binutils-$BINUTILS_VERSION
+	tree=$dir/$BINUTILS_TREE
 	id=$(binutils_pristine_id)
 	pristine_ok "$tree" "$id" && return 0
 
@@ -240,7 +305,7 @@ fetch_binutils() {
 	fi
 	check_sha256 "$deb" "$BINUTILS_DEB_SHA256" "$BINUTILS_DEB"
 
-	msg "extracting binutils $BINUTILS_VERSION into $tree"
+	msg "extracting binutils $BINUTILS_VERSION_STRING into $tree"
 	tmp=$(mktemp -d "$dir/tmp.XXXXXX")
 	dpkg-deb -x "$deb" "$tmp/deb"
 	check_deb_md5sums "$deb" "$tmp/deb"
@@ -473,7 +538,8 @@ reapply_series() {
 }
 
 # prepare_tree NAME PRISTINE ID WORK SERIES BUILD...: make WORK a copy of
-# the pristine tree with SERIES applied, touching as little as possible.
+# the pristine tree with SERIES applied, touching as little as possible
+# (SERIES "none": no series at all, WORK stays pristine).
 # WORK.state/ records what WORK holds: the pristine ID, the hash of the
 # applied series and the files that series touches.  A new copy of the
 # sources (with the pristine mtimes) invalidates the objects in every
@@ -482,8 +548,12 @@ prepare_tree() {
 	local name=$1 pristine=$2 id=$3 work=$4 series=$5
 	local state=$4.state patches hash n
 	shift 5
-	patches=$(series_patches "$series")
-	hash=$(series_hash "$series" "$patches")
+	if [ "$series" = none ]; then
+		patches='' hash=none
+	else
+		patches=$(series_patches "$series")
+		hash=$(series_hash "$series" "$patches")
+	fi
 
 	if [ ! -d "$work" ] ||
 		[ "$(cat "$state/pristine" 2>/dev/null)" != "$id" ]; then
@@ -546,83 +616,132 @@ configure_binutils() {
 make_binutils() {
 	local log=$LOGS/$1-make.log
 	msg "$1: make $BINUTILS_TARGETS (log: $(repo_rel "$log"))"
-	# shellcheck disable=SC2086 # one word per target
-	run_logged "$log" make -C "$2" -j"$JOBS" $BINUTILS_TARGETS
+	# shellcheck disable=SC2086 # one word per variable and target
+	run_logged "$log" make -C "$2" -j"$JOBS" $BINUTILS_MAKE_VARS \
+		$BINUTILS_TARGETS
 }
 
-# link_tool NAME TARGET: BUILD_DIR/bin/NAME -> BUILD_DIR/TARGET
+# link_tool DIR NAME TARGET: DIR/NAME -> BUILD_DIR/TARGET, a relative link
+# (DIR is BIN or a folder in it).
 link_tool() {
-	if [ ! -f "$BUILD_DIR/$2" ] || [ ! -x "$BUILD_DIR/$2" ]; then
-		die "$BUILD_DIR/$2 was not built"
+	local dir=$1 up=..
+	if [ ! -f "$BUILD_DIR/$3" ] || [ ! -x "$BUILD_DIR/$3" ]; then
+		die "$BUILD_DIR/$3 was not built"
 	fi
-	ln -sfn "../$2" "$BIN/$1"
+	[ "$dir" = "$BIN" ] || up=../..
+	ln -sfn "$up/$3" "$dir/$2"
 }
 
+# install_binutils BUILD DIR: link the tools of the binutils build
+# BUILD_DIR/BUILD into DIR.
 install_binutils() {
-	local b=toolchain/binutils
-	link_tool ld.bfd "$b/ld/ld-new"
-	ln -sfn ld.bfd "$BIN/ld"
-	link_tool as "$b/gas/as-new"
-	link_tool objcopy "$b/binutils/objcopy"
-	link_tool strip "$b/binutils/strip-new"
-	link_tool readelf "$b/binutils/readelf"
-	link_tool objdump "$b/binutils/objdump"
-	link_tool nm "$b/binutils/nm-new"
-	link_tool ar "$b/binutils/ar"
-	link_tool ranlib "$b/binutils/ranlib"
-	link_tool size "$b/binutils/size"
-	link_tool strings "$b/binutils/strings"
+	local b=$1 dir=$2
+	mkdir -p "$dir"
+	link_tool "$dir" ld.bfd "$b/ld/ld-new"
+	ln -sfn ld.bfd "$dir/ld"
+	link_tool "$dir" as "$b/gas/as-new"
+	link_tool "$dir" objcopy "$b/binutils/objcopy"
+	link_tool "$dir" strip "$b/binutils/strip-new"
+	link_tool "$dir" readelf "$b/binutils/readelf"
+	link_tool "$dir" objdump "$b/binutils/objdump"
+	link_tool "$dir" nm "$b/binutils/nm-new"
+	link_tool "$dir" ar "$b/binutils/ar"
+	link_tool "$dir" ranlib "$b/binutils/ranlib"
+	link_tool "$dir" size "$b/binutils/size"
+	link_tool "$dir" strings "$b/binutils/strings"
 }
 
-# check_version TOOL EXPECTED: the first line of "TOOL --version".
+# check_version TOOL EXPECTED: the first line of "TOOL --version" (TOOL:
+# a path) starts with EXPECTED.
 check_version() {
 	local got
-	got=$("$BIN/$1" --version | head -n 1)
+	got=$("$1" --version | head -n 1)
 	case $got in
-	"$2"*) msg "$1: $got" ;;
-	*) die "$BIN/$1 --version says '$got', expected '$2...'" ;;
+	"$2"*) msg "$(repo_rel "$1"): $got" ;;
+	*) die "$1 --version says '$got', expected '$2...'" ;;
 	esac
 }
 
+# verify_binutils DIR: the tools in DIR are the pinned snapshot's.
 verify_binutils() {
-	check_version ld.bfd "GNU ld (GNU Binutils) $BINUTILS_VERSION"
-	check_version as "GNU assembler (GNU Binutils) $BINUTILS_VERSION"
-	check_version objcopy "GNU objcopy (GNU Binutils) $BINUTILS_VERSION"
+	local v=$BINUTILS_VERSION_STRING
+	check_version "$1/ld.bfd" "GNU ld (GNU Binutils) $v"
+	check_version "$1/as" "GNU assembler (GNU Binutils) $v"
+	check_version "$1/objcopy" "GNU objcopy (GNU Binutils) $v"
+}
+
+# Remove the working trees made from other pristine trees (an older
+# snapshot) and what was built from them.  Their builds go when the
+# working trees of this snapshot are made (prepare_tree).
+remove_stale_trees() {
+	local id=$1 state
+	for state in "$TC"/src/binutils-*.state; do
+		[ -d "$state" ] || continue
+		[ "$(cat "$state/pristine" 2>/dev/null)" != "$id" ] || continue
+		msg "removing $(repo_rel "${state%.state}") (other sources)"
+		rm -rf "${state%.state}" "$state"
+	done
+}
+
+# The pristine tree in the cache, once per run.
+fetch_binutils_once() {
+	! $BINUTILS_FETCHED || return 0
+	step "binutils: fetch" fetch binutils
+	remove_stale_trees "$(binutils_pristine_id)"
+	BINUTILS_FETCHED=true
 }
 
 # The patched binutils source tree in SRC, shared by the native and the
 # cross build; made once per run, whichever component comes first.
 prepare_binutils_tree() {
 	! $BINUTILS_TREE_READY || return 0
-	step "binutils: fetch" fetch binutils
+	fetch_binutils_once
 	step "binutils: patch" prepare_tree binutils \
-		"$CACHE/binutils/binutils-$BINUTILS_VERSION" \
-		"$(binutils_pristine_id)" "$1" "$BFD_SERIES" \
-		"$TC/binutils" "$TC/binutils-aarch64"
+		"$CACHE/binutils/$BINUTILS_TREE" "$(binutils_pristine_id)" \
+		"$1" "$BFD_SERIES" "$TC/binutils" "$TC/binutils-aarch64"
 	BINUTILS_TREE_READY=true
 }
 
 build_binutils() {
-	local src=$TC/src/binutils-$BINUTILS_VERSION build=$TC/binutils
+	local src=$TC/src/$BINUTILS_TREE build=$TC/binutils
 	prepare_binutils_tree "$src"
 	step "binutils: configure" configure_binutils binutils "$src" "$build"
 	step "binutils: make" make_binutils binutils "$build"
-	step "binutils: install" install_binutils
-	step "binutils: verify" verify_binutils
+	step "binutils: install" install_binutils toolchain/binutils "$BIN"
+	step "binutils: verify" verify_binutils "$BIN"
+}
+
+# The same snapshot without any patch: the unpatched trunk ld that the
+# plugin's tests run against, and the baseline of testsuite/binutils-regress.
+# Its own working tree (no series, ever) and build folder; its tools are
+# linked into BUILD_DIR/bin/vanilla (ld: BUILD_DIR/bin/vanilla/ld.bfd).
+build_binutils-vanilla() {
+	local src=$TC/src/$BINUTILS_TREE-vanilla build=$TC/binutils-vanilla
+	fetch_binutils_once
+	step "binutils-vanilla: sources" prepare_tree binutils-vanilla \
+		"$CACHE/binutils/$BINUTILS_TREE" "$(binutils_pristine_id)" \
+		"$src" none "$build"
+	step "binutils-vanilla: configure" configure_binutils \
+		binutils-vanilla "$src" "$build"
+	step "binutils-vanilla: make" make_binutils binutils-vanilla "$build"
+	step "binutils-vanilla: install" install_binutils \
+		toolchain/binutils-vanilla "$BIN/vanilla"
+	step "binutils-vanilla: verify" verify_binutils "$BIN/vanilla"
 }
 
 # A cross binutils for aarch64-linux-gnu (64 KiB max page size,
 # -z noseparate-code by default), whose ld testsuite runs the -z hugetext
 # layout tests there too.  Its ld is BUILD_DIR/bin/aarch64-linux-gnu-ld.
 verify_binutils_cross() {
-	link_tool "$CROSS_TARGET-ld" toolchain/binutils-aarch64/ld/ld-new
-	check_version "$CROSS_TARGET-ld" "GNU ld (GNU Binutils) $BINUTILS_VERSION"
-	"$BIN/$CROSS_TARGET-ld" -V | grep -qw aarch64linux ||
-		die "$BIN/$CROSS_TARGET-ld does not emulate aarch64linux"
+	local ld=$BIN/$CROSS_TARGET-ld
+	link_tool "$BIN" "$CROSS_TARGET-ld" toolchain/binutils-aarch64/ld/ld-new
+	check_version "$ld" "GNU ld (GNU Binutils) $BINUTILS_VERSION_STRING"
+	"$ld" -V | grep -qw aarch64linux ||
+		die "$ld does not emulate aarch64linux"
 }
 
 build_binutils-aarch64() {
-	local src=$TC/src/binutils-$BINUTILS_VERSION
+	local src=$TC/src/$BINUTILS_TREE
 	local build=$TC/binutils-aarch64
 	prepare_binutils_tree "$src"
 	step "binutils-aarch64: configure" configure_binutils binutils-aarch64 \
@@ -665,12 +784,12 @@ ninja_lld() {
 }
 
 install_lld() {
-	link_tool lld toolchain/lld/bin/lld
+	link_tool "$BIN" lld toolchain/lld/bin/lld
 	ln -sfn lld "$BIN/ld.lld"
 }
 
 verify_lld() {
-	check_version ld.lld "LLD $LLVM_VERSION "
+	check_version "$BIN/ld.lld" "LLD $LLVM_VERSION "
 }
 
 build_lld() {
@@ -693,15 +812,47 @@ check_settings() {
 	esac
 	for c in $COMPONENTS; do
 		case $c in
-		binutils | lld | binutils-aarch64) ;;
-		*) die "HUGETEXT_COMPONENTS: unknown '$c' (binutils, lld, binutils-aarch64)" ;;
+		binutils | binutils-vanilla | lld | binutils-aarch64) ;;
+		*) die "HUGETEXT_COMPONENTS: unknown '$c'" \
+			"(binutils, binutils-vanilla, lld, binutils-aarch64)" ;;
 		esac
 	done
 }
 
+# The sources (cache folders) the components need, one per line.
+component_sources() {
+	local c
+	for c in $COMPONENTS; do
+		case $c in
+		binutils*) printf 'binutils\n' ;;
+		lld) printf 'llvm\n' ;;
+		esac
+	done | awk '!seen[$0]++'
+}
+
+# --fetch-only: fill the cache, build nothing.
+fetch_only() {
+	local what
+	mkdir -p "$CACHE"
+	trap on_exit EXIT
+	for what in $(component_sources); do
+		step "$what: fetch" fetch "$what"
+	done
+	msg "sources are in $CACHE"
+}
+
 main() {
 	local c t0
-	case ${1-} in -h | --help) usage 0 ;; -*) usage 1 ;; esac
+	case ${1-} in
+	-h | --help) usage 0 ;;
+	--fetch-only)
+		[ $# -eq 1 ] || usage 1
+		check_settings
+		fetch_only
+		return 0
+		;;
+	-*) usage 1 ;;
+	esac
 	[ $# -le 1 ] || usage 1
 	check_settings
 

@@ -1,0 +1,90 @@
+# shellcheck shell=bash
+# Reading Debian unstable (sid) without touching the host's apt state.
+# Sourced by build-toolchain.sh, which provides msg, die and apt_get.
+#
+# apt runs with a configuration of its own, in a folder of the cache:
+#
+#   DIR/sources.list   sid main only, signed by debian-archive-keyring
+#   DIR/preferences    sid pinned to -1: nothing can be installed from it
+#   DIR/lists/         its package index (about 25 MB)
+#   DIR/cache/         its package cache
+#   DIR/update.log     the output of the last "apt-get update"
+#
+# The host's sources, preferences and lists are never read or written
+# (Dir::Etc::SourceParts and Dir::Etc::PreferencesParts point at
+# /dev/null); its apt.conf.d still applies, for proxies.  Only "apt-get
+# update", "apt-cache show / madison" and "apt-get download" run with this
+# configuration; what is downloaded is unpacked with dpkg-deb -x, never
+# installed.  Acquire::Check-Valid-Until=false is for this configuration
+# only: a mirror may serve a sid Release file that is past its
+# Valid-Until, and the signature is still checked.
+
+SID_MIRROR=http://deb.debian.org/debian
+SID_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+
+# sid_apt_init DIR: write the configuration into DIR and set SID_APT_DIR
+# and SID_APT_OPTS, the options that select it.
+sid_apt_init() {
+	SID_APT_DIR=$1
+	mkdir -p "$1/lists/partial" "$1/cache/archives/partial"
+	printf 'deb [signed-by=%s] %s sid main\n' "$SID_KEYRING" "$SID_MIRROR" \
+		>"$1/sources.list"
+	printf '%s\n' "# Nothing is ever installed from sid: only apt-get download." \
+		"Package: *" "Pin: release n=sid" "Pin-Priority: -1" \
+		>"$1/preferences"
+	SID_APT_OPTS=(
+		-o "Dir::Etc::SourceList=$1/sources.list"
+		-o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$1/lists"
+		-o "Dir::Cache=$1/cache"
+		-o "Dir::Etc::Preferences=$1/preferences"
+		-o Dir::Etc::PreferencesParts=/dev/null
+		-o Acquire::Check-Valid-Until=false
+		-o Acquire::Languages=none
+	)
+}
+
+sid_apt_get() { apt_get "${SID_APT_OPTS[@]}" "$@"; }
+sid_apt_cache() { apt-cache "${SID_APT_OPTS[@]}" "$@"; }
+
+# sid_update: fetch sid's index, or stop with apt's reasons: the mirror
+# cannot be reached, or its index cannot be verified.  --error-on=any:
+# otherwise apt-get update exits 0 when it could fetch nothing.
+sid_update() {
+	local log=$SID_APT_DIR/update.log
+	msg "reading Debian unstable (sid)'s index from $SID_MIRROR"
+	if sid_apt_get --error-on=any update >"$log" 2>&1; then
+		return 0
+	fi
+	grep '^[EW]: ' "$log" | sed 's/^/  /' >&2 || tail -n 5 "$log" >&2
+	die "cannot read Debian unstable (sid) from $SID_MIRROR:" \
+		"apt-get update failed (its errors are above; full log: $log)." \
+		"This is the network or the mirror, not the pinned version:" \
+		"nothing was looked up."
+}
+
+# sid_published_sha256 PACKAGE VERSION: the SHA256 that sid's signed index
+# gives for PACKAGE's .deb of VERSION; nothing if sid does not have it.
+sid_published_sha256() {
+	{ sid_apt_cache show "$1=$2" 2>/dev/null || :; } |
+		sed -n 's/^SHA256: //p' | head -n 1
+}
+
+# sid_offered PACKAGE: the versions of PACKAGE that sid offers now, one
+# per line ("apt-cache madison"); nothing if none.
+sid_offered() {
+	{ sid_apt_cache madison "$1" 2>/dev/null || :; } |
+		awk -F'|' -v p="$1" '{ gsub(/ /, "") }
+			$1 == p && $2 != "" && !seen[$2]++ { print $2 }'
+}
+
+# sid_download PACKAGE VERSION DIR: "apt-get download" PACKAGE=VERSION
+# into DIR; apt checks it against the index it has just read.
+sid_download() {
+	local log=$3.log
+	if ! (cd "$3" && sid_apt_get download "$1=$2") >"$log" 2>&1; then
+		tail -n 10 "$log" >&2
+		die "apt-get download $1=$2 from sid failed (above; log: $log)"
+	fi
+	rm -f "$log"
+}
