@@ -1,7 +1,9 @@
 #!/bin/sh
 # Install the Debian packages that toolchain/build-toolchain.sh needs, and
 # make sure apt knows a deb-src entry for bookworm main (LLVM's sources are
-# fetched with "apt-get source").
+# fetched with "apt-get source").  binutils' sources come from Debian
+# unstable, which build-toolchain.sh reads through an apt configuration of
+# its own in the cache: nothing here adds sid to the host's apt.
 #
 # Usage: toolchain/install-deps.sh [--check]
 #   --check   change nothing; exit 1 and say what is missing.
@@ -12,16 +14,23 @@
 set -eu
 
 # One package per word; append what your part of the build needs.
-#   binutils: m4 bison flex texinfo (without m4, configure caches the miss
-#   and make fails later), pkg-config to find libzstd, dejagnu/expect/bc
-#   for ld's test suite; tcl for tclsh (expect pulls in only tclsh8.6),
-#   which the kernel matrix's lit tests run.
+#   binutils (a trunk snapshot from Debian unstable): bison and flex, since
+#   a snapshot, unlike a release, ships no generated parsers and scanners
+#   (ld/ldgram.y, ld/ldlex.l, ...); m4 (without it, configure caches the
+#   miss and make fails later); texinfo only for "make info" by hand (the
+#   build passes MAKEINFO=true: the snapshot has no .info files);
+#   pkg-config to find libzstd; debian-archive-keyring, the keys apt
+#   checks sid's index with (build-toolchain.sh reads sid through an apt
+#   configuration of its own, nothing is installed from it);
+#   dejagnu/expect/bc for ld's test suite; tcl for tclsh (expect pulls in
+#   only tclsh8.6), which the kernel matrix's lit tests run.
 #   lld: built standalone against Debian's LLVM; llvm-19-tools has lit,
 #   FileCheck, not, count, split-file for lld/test.
 #   The project's C code and tests: cmake, ninja-build, python3 (lit);
 #   clang-19 and libclang-rt-19-dev (libFuzzer) for the fuzzers.
 HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
 	m4 bison flex texinfo pkg-config zlib1g-dev libzstd-dev
+	debian-archive-keyring
 	dejagnu expect tcl bc elfutils
 	cmake ninja-build clang-19 lld-19 llvm-19 llvm-19-dev llvm-19-tools
 	libclang-rt-19-dev qemu-user-static binutils-dev
