@@ -182,7 +182,21 @@ config.substitutions.append(("%build-toolchain", os.path.join(
 cache = os.environ.get("HUGETEXT_CACHE") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
     "hugetext")
-if os.path.isdir(os.path.join(cache, "binutils", "binutils-2.40")):
+def pinned(var):
+    """The value of VAR=... in build-toolchain.sh, where the pins live."""
+    import re
+    path = os.path.join(config.hugetext_source_dir, "toolchain",
+                        "build-toolchain.sh")
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"%s=(\S+)$" % var, line.strip())
+            if m:
+                return m.group(1)
+    lit_config.fatal("%s: no %s= line" % (path, var))
+
+
+if os.path.isfile(os.path.join(cache, "binutils", "binutils-%s.ok" %
+                               pinned("BINUTILS_VERSION_STRING"))):
     config.available_features.add("binutils-cache")
 for var in ("HOME", "HUGETEXT_CACHE", "XDG_CACHE_HOME"):
     if var in os.environ:
