@@ -1,7 +1,8 @@
 #!/bin/sh
 # Link time with and without -z hugetext, as a ratio measured in one run.
 #
-# Usage: bench/link-time.sh [BUILD_DIR] [PAIRS]   (defaults: build, 15)
+# Usage: bench/link-time.sh [BUILD_DIR] [PAIRS] [PRODUCER...]
+#        (defaults: build, 15, every producer marked "bench")
 #
 # Links two programs -- the demo program (4 MiB of code) and a bigger one
 # (40 MiB) -- as each hugetext producer that toolchain/producers marks
@@ -15,11 +16,16 @@
 # part of the link and is not run.  Output files go to a tmpfs-free
 # folder under BUILD_DIR/bench; results are also written to
 # BUILD_DIR/bench/link-time.txt.
+#
+# HUGETEXT_BENCH_CLANG=DIR adds a third program: clang with LLVM linked
+# in, from the objects bench/clang/build.sh DIR made (DIR/link-inputs).
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
 pairs=${2:-15}
+shift $(($# < 2 ? $# : 2))
+only=$*
 bin=$build/bin
 work=$build/bench/link-time
 producer=$top/toolchain/producer
@@ -36,20 +42,33 @@ for p in demo:4200 big:42000; do
 	gcc -B"$bin/" -c "$work/$name.s" -o "$work/$name.o"
 done
 
+programs="demo big"
+clang_dir=${HUGETEXT_BENCH_CLANG:-}
+if [ -n "$clang_dir" ]; then
+	[ -f "$clang_dir/link-inputs" ] ||
+		die "no $clang_dir/link-inputs: run bench/clang/build.sh $clang_dir"
+	programs="$programs clang"
+fi
+
 now_ns() { date +%s%N; }
 
 # link FLAGS EXTRA PROGRAM OUT: one link with the driver flags FLAGS and
 # the extra objects EXTRA, its wall time in ns on stdout.
 link() {
 	t0=$(now_ns)
-	gcc $1 "$work/main.o" "$work/$3.o" $2 -o "$work/$4"
+	if [ "$3" = clang ]; then
+		# shellcheck disable=SC2046,SC2086 # one input per line; flag lists
+		g++ $1 $(cat "$clang_dir/link-inputs") $2 -o "$work/$4"
+	else
+		gcc $1 "$work/main.o" "$work/$3.o" $2 -o "$work/$4"
+	fi
 	t1=$(now_ns)
 	echo $((t1 - t0))
 }
 
 results=$work/times.txt
 : >"$results"
-producers=$("$producer" list --in bench --hugetext)
+producers=${only:-$("$producer" list --in bench --hugetext)}
 for p in $producers; do
 	# Exit 1: this build cannot link that way (skip it); anything else
 	# is a broken table or reader.
@@ -65,7 +84,7 @@ for p in $producers; do
 	a_extra=$("$producer" extra "$base" "$build")
 	b_flags=$("$producer" flags "$p" "$build")
 	b_extra=$("$producer" extra "$p" "$build")
-	for prog in demo big; do
+	for prog in $programs; do
 		link "$a_flags" "$a_extra" "$prog" warm >/dev/null	# page cache, once
 		i=0
 		while [ $i -lt "$pairs" ]; do
@@ -85,6 +104,6 @@ done
 {
 	say "link time, -z hugetext (or the plugin) vs plain: $pairs interleaved pairs per row"
 	say "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
-	say "command: bench/link-time.sh $build $pairs   ($(date -u +%Y-%m-%dT%H:%MZ))"
+	say "command: ${clang_dir:+HUGETEXT_BENCH_CLANG=$clang_dir }bench/link-time.sh $build $pairs${only:+ $only}   ($(date -u +%Y-%m-%dT%H:%MZ))"
 	python3 "$top/bench/ratio.py" "$results"
 } | tee "$build/bench/link-time.txt"
