@@ -19,6 +19,8 @@
 #
 # HUGETEXT_BENCH_CLANG=DIR adds a third program: clang with LLVM linked
 # in, from the objects bench/clang/build.sh DIR made (DIR/link-inputs).
+# HUGETEXT_BENCH_OUT=DIR writes the linked programs to DIR instead (a
+# tmpfs such as /dev/shm takes the file system's cost out of the times).
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +45,8 @@ for p in demo:4200 big:42000; do
 done
 
 programs="demo big"
+out=${HUGETEXT_BENCH_OUT:-$work}
+mkdir -p "$out"
 clang_dir=${HUGETEXT_BENCH_CLANG:-}
 if [ -n "$clang_dir" ]; then
 	[ -f "$clang_dir/link-inputs" ] ||
@@ -58,9 +62,9 @@ link() {
 	t0=$(now_ns)
 	if [ "$3" = clang ]; then
 		# shellcheck disable=SC2046,SC2086 # one input per line; flag lists
-		g++ $1 $(cat "$clang_dir/link-inputs") $2 -o "$work/$4"
+		g++ $1 $(cat "$clang_dir/link-inputs") $2 -o "$out/$4"
 	else
-		gcc $1 "$work/main.o" "$work/$3.o" $2 -o "$work/$4"
+		gcc $1 "$work/main.o" "$work/$3.o" $2 -o "$out/$4"
 	fi
 	t1=$(now_ns)
 	echo $((t1 - t0))
@@ -104,6 +108,7 @@ done
 {
 	say "link time, -z hugetext (or the plugin) vs plain: $pairs interleaved pairs per row"
 	say "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
-	say "command: ${clang_dir:+HUGETEXT_BENCH_CLANG=$clang_dir }bench/link-time.sh $build $pairs${only:+ $only}   ($(date -u +%Y-%m-%dT%H:%MZ))"
+	say "output: $out ($(stat -f -c %T "$out"))"
+	say "command: ${clang_dir:+HUGETEXT_BENCH_CLANG=$clang_dir }${HUGETEXT_BENCH_OUT:+HUGETEXT_BENCH_OUT=$out }bench/link-time.sh $build $pairs${only:+ $only}   ($(date -u +%Y-%m-%dT%H:%MZ))"
 	python3 "$top/bench/ratio.py" "$results"
 } | tee "$build/bench/link-time.txt"
