@@ -73,13 +73,8 @@ ln -s "$ld" "$work/ld/ld"
 ln -s "$ld" "$work/ld/ld.bfd"
 driver_flags=(-B"$work/ld/" -fuse-ld=bfd)
 
-# Objects: as bench/link-time.sh makes them.
-gcc -B"$bin/" -O2 -c "$top/demo/main.c" -o "$work/main.o"
-for p in demo:4200 big:42000; do
-	name=${p%%:*} funcs=${p#*:}
-	"$top/demo/gen-text.sh" "$funcs" >"$work/$name.s"
-	gcc -B"$bin/" -c "$work/$name.s" -o "$work/$name.o"
-done
+# Objects: the programs of bench/programs.sh.
+"$top/bench/programs.sh" "$work" "$bin"
 
 # The driver must run LD, not another ld.
 got=$(gcc "${driver_flags[@]}" "$work/main.o" "$work/demo.o" -Wl,--version \

@@ -37,12 +37,7 @@ say() { printf '%s\n' "$*"; }
 die() { say "link-time: $*" >&2; exit 1; }
 
 # Objects: the demo program, and the same generator at ten times the size.
-gcc -B"$bin/" -O2 -c "$top/demo/main.c" -o "$work/main.o"
-for p in demo:4200 big:42000; do
-	name=${p%%:*} funcs=${p#*:}
-	"$top/demo/gen-text.sh" "$funcs" >"$work/$name.s"
-	gcc -B"$bin/" -c "$work/$name.s" -o "$work/$name.o"
-done
+"$top/bench/programs.sh" "$work" "$bin"
 
 programs="demo big"
 out=${HUGETEXT_BENCH_OUT:-$work}
