@@ -226,6 +226,48 @@ file_with (const unsigned char *data, size_t len)
   return fd;
 }
 
+/* Put IMG (LEN bytes) in a file *IN, open an empty output *FD, parse
+   the image into ELF and plan its padding to 2 MiB into PLAN.  */
+static void
+plan_padding (unsigned char *img, size_t len, int *in, int *fd,
+	      struct ht_elf *elf, struct pad_plan *plan)
+{
+  char err[HT_ERRLEN];
+
+  *in = file_with (img, len);
+  *fd = file_with (NULL, 0);
+  CHECK (*in >= 0 && *fd >= 0);
+  CHECK (ht_elf_parse (elf, img, len, err) == 0);
+  CHECK (pad_plan (plan, elf, 1, 0x200000, err) == 0);
+}
+
+/* The padded output in FD, OUTLEN bytes: mapped at *OUT and parsed
+   into PADDED.  */
+static void
+map_padded (int fd, size_t outlen, unsigned char **out,
+	    struct ht_elf *padded)
+{
+  char err[HT_ERRLEN];
+
+  *out = mmap (NULL, outlen, PROT_READ, MAP_PRIVATE, fd, 0);
+  CHECK (*out != MAP_FAILED);
+  CHECK (ht_elf_parse (padded, *out, outlen, err) == 0);
+}
+
+/* Release what a padding test made: the parsed input and output, the
+   mapping, both files and the input image.  */
+static void
+release_padded (struct ht_elf *padded, unsigned char *out, size_t outlen,
+		struct ht_elf *elf, int in, int fd, unsigned char *img)
+{
+  ht_elf_free (padded);
+  munmap (out, outlen);
+  ht_elf_free (elf);
+  close (in);
+  close (fd);
+  free (img);
+}
+
 static void
 pad_one (unsigned cls, bool be)
 {
@@ -243,11 +285,7 @@ pad_one (unsigned cls, bool be)
   /* Markers: the first code byte and the first data byte.  */
   img[0x1000] = 0xaa;
   img[0x302000] = 0xbb;
-  in = file_with (img, len);
-  fd = file_with (NULL, 0);
-  CHECK (in >= 0 && fd >= 0);
-  CHECK (ht_elf_parse (&elf, img, len, err) == 0);
-  CHECK (pad_plan (&plan, &elf, 1, 0x200000, err) == 0);
+  plan_padding (img, len, &in, &fd, &elf, &plan);
   CHECK_EQ (plan.front, 0x1ff000);
   CHECK_EQ (plan.tail, 0x100000);
   CHECK_EQ (plan.padded, 0x400000);
@@ -258,9 +296,7 @@ pad_one (unsigned cls, bool be)
   outlen = (size_t) lseek (fd, 0, SEEK_END);
   CHECK_EQ (outlen, 0x601138 + 7 * (cls == 64 ? sizeof (Elf64_Shdr)
 				   : sizeof (Elf32_Shdr)));
-  out = mmap (NULL, outlen, PROT_READ, MAP_PRIVATE, fd, 0);
-  CHECK (out != MAP_FAILED);
-  CHECK (ht_elf_parse (&padded, out, outlen, err) == 0);
+  map_padded (fd, outlen, &out, &padded);
   CHECK_EQ (padded.phdrs[1].offset, 0x200000);
   CHECK_EQ (padded.phdrs[1].filesz, 0x400000);
   CHECK_EQ (padded.phdrs[1].memsz, 0x400000);
@@ -304,12 +340,7 @@ pad_one (unsigned cls, bool be)
   CHECK_EQ (layout.eligible, 1);
   CHECK_EQ (layout.failing, 0);
   ht_layout_free (&layout);
-  ht_elf_free (&padded);
-  munmap (out, outlen);
-  ht_elf_free (&elf);
-  close (in);
-  close (fd);
-  free (img);
+  release_padded (&padded, out, outlen, &elf, in, fd, img);
 }
 
 static void
@@ -432,29 +463,18 @@ pad_none_needed (void)
   spec.sec[2].offset = 0x400ff0;
   spec.sec[3].offset = 0x402000;
   img = eb_build (&spec, &len);
-  in = file_with (img, len);
-  fd = file_with (NULL, 0);
-  CHECK (in >= 0 && fd >= 0);
-  CHECK (ht_elf_parse (&elf, img, len, err) == 0);
-  CHECK (pad_plan (&plan, &elf, 1, 0x200000, err) == 0);
+  plan_padding (img, len, &in, &fd, &elf, &plan);
   CHECK_EQ (plan.pad_size, 0);
   CHECK_EQ (plan.tail, 0);
   CHECK (pad_write (&plan, &elf, in, fd, err) == 0);
   outlen = (size_t) lseek (fd, 0, SEEK_END);
   CHECK_EQ (outlen, len + 0x1ff000);
-  out = mmap (NULL, outlen, PROT_READ, MAP_PRIVATE, fd, 0);
-  CHECK (out != MAP_FAILED);
-  CHECK (ht_elf_parse (&padded, out, outlen, err) == 0);
+  map_padded (fd, outlen, &out, &padded);
   CHECK_EQ (padded.shnum, elf.shnum);
   CHECK_EQ (padded.shdrs[3].size, 0x10);
   CHECK_EQ (padded.shdrs[4].offset, 0x601000);
   CHECK_EQ (padded.phdrs[1].offset, 0x200000);
-  ht_elf_free (&padded);
-  munmap (out, outlen);
-  ht_elf_free (&elf);
-  close (in);
-  close (fd);
-  free (img);
+  release_padded (&padded, out, outlen, &elf, in, fd, img);
 }
 
 /* An output that has a padding section already is not padded again.  */
