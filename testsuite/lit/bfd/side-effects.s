@@ -8,8 +8,8 @@
 # RUN: sh -c 'for k in "" "-pie" "-static" "-pie --no-dynamic-linker" "-shared" "-z noseparate-code"; do \
 # RUN:   %ld.bfd $k %t/a.o -o %t/plain && \
 # RUN:   %ld.bfd $k -z hugetext %t/a.o -o %t/huge && \
-# RUN:   python3 %S/Inputs/sections.py %t/plain > %t/plain.txt && \
-# RUN:   python3 %S/Inputs/sections.py %t/huge > %t/huge.txt && \
+# RUN:   python3 %S/../Inputs/sections.py %t/plain > %t/plain.txt && \
+# RUN:   python3 %S/../Inputs/sections.py %t/huge > %t/huge.txt && \
 # RUN:   llvm-readelf -SW %t/huge | grep -q " \.hugetext_padding " && \
 # RUN:   grep -q "^symbol etext" %t/plain.txt && \
 # RUN:   diff %t/plain.txt %t/huge.txt && echo "unchanged: $k" || exit 1; \
