@@ -32,6 +32,8 @@
 # verified, how to move to a newer binutils snapshot, and how the
 # incremental rebuild after a series change works.
 
+# shellcheck disable=SC2317 # the "exit" on the last line makes shellcheck
+# 0.9 think that no function is reachable
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -71,20 +73,34 @@ BINUTILS_TARGETS="all-ld all-binutils all-gas"
 # files, and the manuals are not needed to build or test the tools.
 BINUTILS_MAKE_VARS="MAKEINFO=true"
 
-LLVM_VERSION=19.1.7
-LLVM_SRC_PACKAGE=llvm-toolchain-19
-LLVM_SRC_VERSION=1:19.1.7-3~deb12u1
-LLVM_DSC=llvm-toolchain-19_19.1.7-3~deb12u1.dsc
-# Debian's published SHA256 of the .dsc ("apt-cache showsrc"); the .dsc
-# in turn lists the SHA256 of the tarballs.
-LLVM_DSC_SHA256=e1824f8969b5c3e12974b707b4658a319eb6bb45d552ddc109cb18add24bea5c
-LLVM_ORIG=llvm-toolchain-19_19.1.7.orig.tar.xz
-LLVM_ORIG_TOPDIR=llvm-toolchain-19_19.1.7
-# Only what a standalone lld build needs.  Not llvm/utils/lit: with it,
-# lld's CMake looks for llvm-gtest and fails.  An empty llvm/ is created
-# instead, because lld finds libunwind/include as lld/../llvm/../libunwind.
-LLVM_PARTS="lld cmake libunwind/include"
-LLVM_PREFIX=/usr/lib/llvm-19
+# ld.lld: LLVM's upstream tarball as Debian unstable (sid) ships it, the
+# orig tarball of llvm-toolchain-22, built in a sid build root (below)
+# against sid's llvm-22-dev of the same upstream version.  Debian
+# revisions come and go within days; the orig tarball is the same for
+# all of them, so it is pinned by its SHA256, and the build root by the
+# upstream version.  Once sid has moved past it, a cold cache cannot be
+# filled and the build says so.  To move: docs/build.md, "Moving to a
+# newer LLVM".
+LLVM_VERSION=22.1.8
+LLVM_SRC_PACKAGE=llvm-toolchain-22
+LLVM_ORIG=llvm-toolchain-22_22.1.8.orig.tar.xz
+# sid's Sources index gives the same (the build reads it from there too).
+LLVM_ORIG_SHA256=b49b9277aef97616320b2da259e1f8174c65b0ce2fbe2e8629644a97693402fe
+LLVM_ORIG_SIZE=196630560
+LLVM_ORIG_TOPDIR=llvm-toolchain-22_22.1.8
+# Only what a standalone lld build and lld/test/ELF need: the DTLTO tests
+# run llvm/utils/dtlto's scripts.  Not llvm/utils/lit: with it, lld's
+# CMake looks for llvm-gtest and fails.  llvm/ must exist, because lld
+# finds libunwind/include as lld/../llvm/../libunwind.
+LLVM_PARTS="lld cmake libunwind/include llvm/utils/dtlto"
+# Where llvm-22-dev, clang-22 and lit are, inside the build root.
+LLVM_PREFIX=/usr/lib/llvm-22
+# The build root: a sid chroot made by mmdebstrap, with Debian's LLVM of
+# this upstream version (its Debian version: 1:22.1.8-REVISION) ...
+LLVM_DEB_UPSTREAM=1:22.1.8
+LLVM_ROOT_LLVM_PACKAGES="llvm-22-dev clang-22 llvm-22-tools lld-22"
+# ... and what else the build needs (lld-22: it links lld quicker).
+LLVM_ROOT_PACKAGES="cmake ninja-build zlib1g-dev libzstd-dev"
 
 # --- Settings --------------------------------------------------------------
 
@@ -95,8 +111,10 @@ BFD_SERIES=${HUGETEXT_BFD_SERIES:-$REPO/bfd-patches/series}
 CROSS_TARGET=aarch64-linux-gnu
 JOBS=${HUGETEXT_JOBS:-$(nproc)}
 CACHE=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}
-LLD_CC=${HUGETEXT_LLD_CC:-clang-19}
-LLD_CXX=${HUGETEXT_LLD_CXX:-clang++-19}
+LLD_SERIES=${HUGETEXT_LLD_SERIES:-$REPO/lld-patches/series}
+LLD_CC=${HUGETEXT_LLD_CC:-clang-22}
+LLD_CXX=${HUGETEXT_LLD_CXX:-clang++-22}
+APT_HELPER=/usr/lib/apt/apt-helper
 VERBOSE=${HUGETEXT_VERBOSE:-0}
 
 TIMINGS=()
@@ -200,6 +218,15 @@ apt_get() {
 	fi
 }
 
+# The same for apt's helper, whose download-file checks a hash.
+apt_helper() {
+	if [ "$(id -u)" -eq 0 ]; then
+		"$APT_HELPER" -o APT::Sandbox::User=root "$@"
+	else
+		"$APT_HELPER" "$@"
+	fi
+}
+
 # --- Fetching and verifying sources (into the cache) -----------------------
 
 # What a pristine tree is made from.  When this changes, the tree in the
@@ -210,8 +237,8 @@ binutils_pristine_id() {
 }
 
 llvm_pristine_id() {
-	printf 'llvm %s %s parts:%s empty:llvm\n' "$LLVM_SRC_VERSION" \
-		"$LLVM_DSC_SHA256" "$LLVM_PARTS"
+	printf 'llvm %s %s parts:%s empty:llvm\n' "$LLVM_ORIG" \
+		"$LLVM_ORIG_SHA256" "$LLVM_PARTS"
 }
 
 # True if the pristine tree TREE was completely extracted from ID.
@@ -323,41 +350,75 @@ fetch_binutils() {
 	rm -rf "$tmp"
 }
 
-# Check every file listed in the Checksums-Sha256 field of DSC (which
-# apt verified against the signed Sources index when downloading it).
-check_dsc() {
-	local dsc=$1 list
-	list=$(awk '/^Checksums-Sha256:/ { p = 1; next }
-		p && /^ / { print $1 "  " $3; next }
-		p { exit }' "$dsc")
-	[ -n "$list" ] || die "$dsc has no Checksums-Sha256 field"
-	(cd "$(dirname "$dsc")" && printf '%s\n' "$list" |
-		sha256sum --quiet --strict -c) >&2 ||
-		die "the files of $(basename "$dsc") do not match its checksums"
+# words_after WORD LINES: "WORD LINE1 WORD LINE2 ...", on one line;
+# nothing for no lines.
+words_after() {
+	awk -v w="$1" 'NF { printf "%s%s %s", sep, w, $0; sep = " " }' <<<"$2"
 }
 
-llvm_sources_ok() {
-	local dir=$1
-	[ -f "$dir/$LLVM_DSC" ] &&
-		[ "$(sha256_of "$dir/$LLVM_DSC")" = "$LLVM_DSC_SHA256" ] &&
-		(check_dsc "$dir/$LLVM_DSC") 2>/dev/null
+# The place a move to a newer LLVM starts: "FILE:LINE" of the
+# LLVM_VERSION line above.
+llvm_pin_line() {
+	local n
+	n=$(grep -n '^LLVM_VERSION=' "$HERE/build-toolchain.sh" | cut -d: -f1)
+	printf '%s:%s\n' "$(repo_rel "$HERE/build-toolchain.sh")" "${n:-?}"
 }
 
-download_llvm_sources() {
-	local dir=$1 tmp
-	msg "downloading $LLVM_SRC_PACKAGE $LLVM_SRC_VERSION sources (~165 MB)"
+# sid no longer has LLVM $LLVM_VERSION (WHAT: the orig tarball, or
+# PACKAGE of the build root; OFFERED: the versions sid has): say what this
+# tree needs, what sid has now and where to change the pins.
+llvm_version_gone() {
+	local what=$1 offered=$2
+	msg "error: Debian unstable (sid) no longer offers LLVM" \
+		"$LLVM_VERSION: $what"
+	msg "  this tree needs: $LLVM_SRC_PACKAGE $LLVM_DEB_UPSTREAM-*" \
+		"($LLVM_ORIG, SHA256 $LLVM_ORIG_SHA256; $LLVM_ROOT_LLVM_PACKAGES" \
+		"$LLVM_DEB_UPSTREAM-* for the build root)"
+	msg "  sid offers now:  ${offered:-none}"
+	msg "  the line to change: $(llvm_pin_line):" \
+		"LLVM_VERSION=$LLVM_VERSION, with the rest of its LLVM_* block;" \
+		"then port lld-patches/series and run ./run test"
+	msg "  how: docs/build.md, \"Moving to a newer LLVM\"; a cache that" \
+		"holds $LLVM_ORIG with the pinned SHA256 ($CACHE/llvm/) and" \
+		"the build root ($CACHE/buildroot/) needs no sid"
+	exit 1
+}
+
+# Download the pinned orig tarball into DIR from sid's pool, once sid's
+# signed Sources index has said that it lists it, with the pinned SHA256.
+# Not "apt-get source": that needs the .dsc and Debian tarball of one
+# revision, and those leave sid long before the orig tarball does.
+download_llvm_orig() {
+	local dir=$1 found ver sha size pooldir tmp
+	sid_apt_init "$CACHE/sid-apt"
+	sid_update
+	found=$(sid_source_file "$LLVM_SRC_PACKAGE" "$LLVM_ORIG")
+	[ -n "$found" ] ||
+		llvm_version_gone "its Sources index lists no $LLVM_ORIG" \
+			"$(words_after "$LLVM_SRC_PACKAGE" \
+				"$(sid_source_versions "$LLVM_SRC_PACKAGE")")"
+	# Every revision that lists it must give the pinned SHA256 and size.
+	while read -r ver sha size _; do
+		if [ "$sha" != "$LLVM_ORIG_SHA256" ] ||
+			[ "$size" != "$LLVM_ORIG_SIZE" ]; then
+			die "sid's index gives $LLVM_ORIG ($LLVM_SRC_PACKAGE $ver)" \
+				"SHA256 $sha, size $size;" \
+				"$(llvm_pin_line) pins $LLVM_ORIG_SHA256, size" \
+				"$LLVM_ORIG_SIZE"
+		fi
+	done <<<"$found"
+	msg "sid's Sources index lists $LLVM_ORIG for $LLVM_SRC_PACKAGE" \
+		"$(cut -d' ' -f1 <<<"$found" | paste -sd ' ')"
+	pooldir=$(head -n 1 <<<"$found" | cut -d' ' -f4)
+	msg "downloading $LLVM_ORIG from sid (~190 MB)"
 	tmp=$(mktemp -d "$dir/tmp.XXXXXX")
-	if ! (cd "$tmp" && apt_get source --download-only \
-		"$LLVM_SRC_PACKAGE=$LLVM_SRC_VERSION") >"$tmp.log" 2>&1; then
-		tail -n 20 "$tmp.log" >&2
-		die "apt-get source $LLVM_SRC_PACKAGE=$LLVM_SRC_VERSION failed" \
-			"(a deb-src entry for bookworm main is needed:" \
-			"run toolchain/install-deps.sh as root)"
-	fi
-	check_sha256 "$tmp/$LLVM_DSC" "$LLVM_DSC_SHA256" "$LLVM_DSC"
-	check_dsc "$tmp/$LLVM_DSC"
-	mv "$tmp"/* "$dir/"
-	rm -rf "$tmp" "$tmp.log"
+	sid_download_pool_file "$pooldir" "$LLVM_ORIG" "$LLVM_ORIG_SHA256" \
+		"$tmp/$LLVM_ORIG"
+	check_sha256 "$tmp/$LLVM_ORIG" "$LLVM_ORIG_SHA256" "$LLVM_ORIG (pinned)"
+	mv "$tmp/$LLVM_ORIG" "$dir/$LLVM_ORIG"
+	printf '%s  %s\n' "$LLVM_ORIG_SHA256" "$LLVM_ORIG" \
+		>"$dir/$LLVM_ORIG.sha256"
+	rm -rf "$tmp"
 }
 
 fetch_llvm() {
@@ -366,9 +427,12 @@ fetch_llvm() {
 	id=$(llvm_pristine_id)
 	pristine_ok "$tree" "$id" && return 0
 
-	llvm_sources_ok "$dir" || download_llvm_sources "$dir"
-	check_sha256 "$dir/$LLVM_DSC" "$LLVM_DSC_SHA256" "$LLVM_DSC"
-	check_dsc "$dir/$LLVM_DSC"
+	if [ ! -f "$dir/$LLVM_ORIG" ] ||
+		[ "$(sha256_of "$dir/$LLVM_ORIG")" != "$LLVM_ORIG_SHA256" ]; then
+		rm -f "$dir/$LLVM_ORIG"
+		download_llvm_orig "$dir"
+	fi
+	check_sha256 "$dir/$LLVM_ORIG" "$LLVM_ORIG_SHA256" "$LLVM_ORIG"
 
 	msg "extracting $LLVM_PARTS from $LLVM_ORIG into $tree"
 	for p in $LLVM_PARTS; do
@@ -378,11 +442,110 @@ fetch_llvm() {
 	tar -xJf "$dir/$LLVM_ORIG" -C "$tmp" "${members[@]}"
 	[ ! -e "$tmp/$LLVM_ORIG_TOPDIR/llvm/utils/lit/lit.py" ] ||
 		die "the lld extract contains llvm/utils/lit (breaks configure)"
-	mkdir "$tmp/$LLVM_ORIG_TOPDIR/llvm"
+	mkdir -p "$tmp/$LLVM_ORIG_TOPDIR/llvm"
 	rm -rf "$tree" "$tree.ok"
 	mv "$tmp/$LLVM_ORIG_TOPDIR" "$tree"
 	printf '%s\n' "$id" >"$tree.ok"
 	rm -rf "$tmp"
+}
+
+# --- The sid build root of lld (in the cache) ------------------------------
+
+# What the build root is made of.  Its folder in the cache is named by the
+# hash of this: other pins or packages give another root.
+buildroot_id() {
+	printf 'buildroot sid variant:apt llvm:%s packages:%s %s\n' \
+		"$LLVM_DEB_UPSTREAM" "$LLVM_ROOT_LLVM_PACKAGES" "$LLVM_ROOT_PACKAGES"
+}
+
+buildroot_dir() {
+	printf '%s/buildroot/llvm-%s-%s\n' "$CACHE" "$LLVM_VERSION" \
+		"$(buildroot_id | sha256sum | cut -c1-12)"
+}
+
+# The LLVM packages of the build root pinned to the version of each that
+# sid's index has for upstream $LLVM_VERSION ("PACKAGE=VERSION", one per
+# line); sid's index has none of that version: say so and stop.
+buildroot_llvm_pins() {
+	local p offered v
+	for p in $LLVM_ROOT_LLVM_PACKAGES; do
+		offered=$(sid_offered "$p")
+		v=$(awk -v u="$LLVM_DEB_UPSTREAM-" 'index($0, u) == 1 { print; exit }' \
+			<<<"$offered")
+		case $v in
+		"$LLVM_DEB_UPSTREAM"-*) printf '%s=%s\n' "$p" "$v" ;;
+		*) llvm_version_gone \
+			"its Packages index has no $p $LLVM_DEB_UPSTREAM-*" \
+			"$(words_after "$p" "$offered")" ;;
+		esac
+	done
+}
+
+# check_buildroot ROOT LIST: the LLVM packages in ROOT, whose dpkg-query
+# output is LIST, are of upstream $LLVM_VERSION, and it has what the build
+# and the launcher need.
+check_buildroot() {
+	local root=$1 list=$2 p v
+	for p in $LLVM_ROOT_LLVM_PACKAGES; do
+		v=$(awk -v p="$p" '$1 == p { print $2 }' <<<"$list")
+		case $v in
+		"$LLVM_DEB_UPSTREAM"-*) ;;
+		*) die "the new build root has $p ${v:-(none)}," \
+			"not $LLVM_DEB_UPSTREAM-*" ;;
+		esac
+	done
+	for p in /lib64/ld-linux-x86-64.so.2 "$LLVM_PREFIX/bin/lit" \
+		"$LLVM_PREFIX/lib/cmake/llvm/LLVMConfig.cmake"; do
+		[ -e "$root$p" ] || die "the new build root has no $p"
+	done
+}
+
+# make_buildroot DIR PINS: mmdebstrap a sid chroot into DIR with the LLVM
+# packages in PINS and the rest of the root's packages, check it, and
+# list its packages and their versions in DIR.packages.
+make_buildroot() {
+	local dir=$1 pins=$2
+	run_logged "$CACHE/buildroot/mmdebstrap.log" \
+		unshare --mount --propagation private -- \
+		mmdebstrap --variant=apt \
+		--include="$(paste -sd, <<<"$pins"),${LLVM_ROOT_PACKAGES// /,}" \
+		sid "$dir" \
+		"deb [signed-by=$SID_KEYRING check-valid-until=no] $SID_MIRROR sid main"
+	# shellcheck disable=SC2016 # dpkg-query expands the ${FIELD}s
+	chroot "$dir" dpkg-query -W -f '${Package} ${Version}\n' >"$dir.packages"
+	check_buildroot "$dir" "$(cat "$dir.packages")"
+}
+
+# A sid chroot with Debian's LLVM $LLVM_VERSION, made with mmdebstrap
+# into a temporary folder and renamed when it is complete and checked.
+# sid's Release may be past its Valid-Until: check-valid-until=no is an
+# option of the root's one source, sid (the signature is still checked).
+# mmdebstrap runs in a mount namespace of its own, so nothing it mounts
+# outlives it, also when it fails.
+fetch_buildroot() {
+	local root id tmp pins list
+	root=$(buildroot_dir)
+	id=$(buildroot_id)
+	pristine_ok "$root" "$id" && return 0
+
+	sid_apt_init "$CACHE/sid-apt"
+	sid_update
+	pins=$(buildroot_llvm_pins)
+	msg "making the sid build root $root (~1.2 GB):" \
+		"$(paste -sd ' ' <<<"$pins") $LLVM_ROOT_PACKAGES"
+	tmp=$(mktemp -d "$CACHE/buildroot/tmp.XXXXXX")
+	if ! (make_buildroot "$tmp/root" "$pins"); then
+		rm -rf --one-file-system "$tmp"
+		exit 1
+	fi
+	list=$(cat "$tmp/root.packages")
+	rm -rf --one-file-system "$root" "$root.ok" "$root.packages"
+	printf '%s\n' "$list" >"$root.packages"
+	mv "$tmp/root" "$root"
+	printf '%s\n' "$id" >"$root.ok"
+	rm -rf --one-file-system "$tmp"
+	msg "build root ready: $(grep -E "^(${LLVM_ROOT_LLVM_PACKAGES// /|}) " \
+		"$root.packages" | paste -sd ' ')"
 }
 
 # Fetch a component's sources into the cache, which several build
@@ -393,7 +556,7 @@ fetch() {
 	mkdir -p "$CACHE/$what"
 	exec 8>"$CACHE/$what.lock"
 	flock 8
-	rm -rf "$CACHE/$what"/tmp.*
+	rm -rf --one-file-system "$CACHE/$what"/tmp.*
 	"fetch_$what"
 	exec 8>&-
 }
@@ -670,12 +833,13 @@ verify_binutils() {
 	check_version "$1/objcopy" "GNU objcopy (GNU Binutils) $v"
 }
 
-# Remove the working trees made from other pristine trees (an older
-# snapshot) and what was built from them.  Their builds go when the
+# remove_stale_trees PREFIX ID: remove the working trees PREFIX-* made
+# from other pristine trees than ID (an older snapshot or LLVM) and what
+# was built from them.  Their builds go when the
 # working trees of this snapshot are made (prepare_tree).
 remove_stale_trees() {
-	local id=$1 state
-	for state in "$TC"/src/binutils-*.state; do
+	local prefix=$1 id=$2 state
+	for state in "$TC/src/$prefix"-*.state; do
 		[ -d "$state" ] || continue
 		[ "$(cat "$state/pristine" 2>/dev/null)" != "$id" ] || continue
 		msg "removing $(repo_rel "${state%.state}") (other sources)"
@@ -687,7 +851,7 @@ remove_stale_trees() {
 fetch_binutils_once() {
 	! $BINUTILS_FETCHED || return 0
 	step "binutils: fetch" fetch binutils
-	remove_stale_trees "$(binutils_pristine_id)"
+	remove_stale_trees binutils "$(binutils_pristine_id)"
 	BINUTILS_FETCHED=true
 }
 
@@ -752,25 +916,69 @@ build_binutils-aarch64() {
 
 # --- lld -------------------------------------------------------------------
 
+# Paths that go into the generated scripts: no quoting needed.
+check_script_path() {
+	case $1 in
+	/* ) ;;
+	*) die "not an absolute path: $1" ;;
+	esac
+	case $1 in
+	*[!A-Za-z0-9_./+@%:=,-]*) die "unsupported character in the path $1" ;;
+	esac
+}
+
+# write_script FILE TEXT...: FILE, executable, holds the lines TEXT; made
+# beside it and renamed, so that FILE is never half written.
+write_script() {
+	local file=$1
+	shift
+	printf '%s\n' "$@" >"$file.tmp"
+	chmod 755 "$file.tmp"
+	mv -f "$file.tmp" "$file"
+}
+
+# TC/lld-in-root COMMAND...: runs COMMAND in the build root ROOT with the
+# lld sources SRC and the build BUILD at their own paths
+# (toolchain/in-root), with LLVM's bin folder first in PATH.  The build
+# and run-tests (lit) use it.
+write_lld_in_root() {
+	local root=$1 src=$2 build=$3 p
+	for p in "$REPO" "$root" "$src" "$build"; do
+		check_script_path "$p"
+	done
+	mkdir -p "$build"
+	write_script "$TC/lld-in-root" '#!/bin/sh' \
+		"# Made by toolchain/build-toolchain.sh: COMMAND in ld.lld's sid" \
+		"# build root, with its sources and build at their own paths." \
+		"exec $REPO/toolchain/in-root $root $src $build -- \\" \
+		"	env PATH=$LLVM_PREFIX/bin:/usr/bin:/bin \"\$@\""
+}
+
 lld_config() {
 	printf '%s\n' -G Ninja -DCMAKE_BUILD_TYPE=Release \
 		"-DCMAKE_C_COMPILER=$LLD_CC" "-DCMAKE_CXX_COMPILER=$LLD_CXX" \
 		"-DLLVM_DIR=$LLVM_PREFIX/lib/cmake/llvm" \
 		-DLLVM_INCLUDE_TESTS=ON \
-		"-DLLVM_EXTERNAL_LIT=$LLVM_PREFIX/build/utils/lit/lit.py"
-	# Linking with lld is quicker; only clang takes -fuse-ld=lld for sure.
+		"-DLLVM_EXTERNAL_LIT=$LLVM_PREFIX/bin/lit"
+	# Linking with lld (lld-22 in the root) is quicker; only clang takes
+	# -fuse-ld=lld for sure.
 	case $LLD_CXX in clang++*) printf '%s\n' -DLLVM_USE_LINKER=lld ;; esac
+	# Another root (other packages, other versions) configures afresh.
 	printf '%s\n' "CFLAGS=${CFLAGS-} CXXFLAGS=${CXXFLAGS-}" \
-		"LDFLAGS=${LDFLAGS-}"
+		"LDFLAGS=${LDFLAGS-}" "ROOT=$(buildroot_dir)"
 }
 
+# configure_lld SRC BUILD: cmake in the build root.
 configure_lld() {
 	local src=$1 build=$2 config args=()
 	config=$(lld_config)
 	configured_with "$build" build.ninja "$config" && return 0
 	start_configure lld "$build"
-	mapfile -t args < <(printf '%s\n' "$config" | grep -v '^[A-Z]*FLAGS=')
-	run_logged "$LOGS/lld-cmake.log" \
+	mapfile -t args < <(printf '%s\n' "$config" | grep -v '^[A-Z]*=')
+	# in-root clears the environment: CMake takes the flags from here.
+	run_logged "$LOGS/lld-cmake.log" "$TC/lld-in-root" \
+		env CFLAGS="${CFLAGS-}" CXXFLAGS="${CXXFLAGS-}" \
+		LDFLAGS="${LDFLAGS-}" \
 		cmake -S "$src/lld" -B "$build" "${args[@]}"
 	printf '%s\n' "$config" >"$build.configured"
 }
@@ -779,28 +987,66 @@ configure_lld() {
 # check-lld needs: lit can then run lld/test/ELF from the build directory.
 ninja_lld() {
 	local log=$LOGS/lld-ninja.log
-	msg "lld: ninja (log: $(repo_rel "$log"))"
-	run_logged "$log" ninja -C "$1" -j "$JOBS"
+	msg "lld: ninja in the build root (log: $(repo_rel "$log"))"
+	run_logged "$log" "$TC/lld-in-root" ninja -C "$1" -j "$JOBS"
 }
 
+# install_lld BUILD: BIN/ld.lld, a launcher that runs BUILD/bin/lld with
+# the build root's loader and libraries (it is linked against sid's glibc,
+# libstdc++ and libLLVM), as ld.lld.  So "gcc -B BIN/ -fuse-ld=lld" and
+# every test use it from the host.  No BIN/lld: nothing uses it.
 install_lld() {
-	link_tool "$BIN" lld toolchain/lld/bin/lld
-	ln -sfn lld "$BIN/ld.lld"
+	local build=$1 root
+	root=$(buildroot_dir)
+	[ -x "$build/bin/lld" ] || die "$build/bin/lld was not built"
+	check_script_path "$build"
+	check_script_path "$root"
+	rm -f "$BIN/lld"
+	write_script "$BIN/ld.lld" '#!/bin/sh' \
+		"# Made by toolchain/build-toolchain.sh: ld.lld $LLVM_VERSION, built" \
+		"# in a sid build root, run with that root's loader and libraries." \
+		"exec $root/lib64/ld-linux-x86-64.so.2 \\" \
+		"	--library-path $root/usr/lib/x86_64-linux-gnu:$root$LLVM_PREFIX/lib \\" \
+		"	--argv0 ld.lld $build/bin/lld \"\$@\""
 }
 
+# verify_lld BUILD: BIN/ld.lld is LLD $LLVM_VERSION, loads every library
+# from the build root, and gcc -B BIN/ -fuse-ld=lld links with it.
 verify_lld() {
+	local build=$1 root libs foreign out=$TC/lld-verify
+	root=$(buildroot_dir)
 	check_version "$BIN/ld.lld" "LLD $LLVM_VERSION "
+	libs=$("$root/lib64/ld-linux-x86-64.so.2" --list --library-path \
+		"$root/usr/lib/x86_64-linux-gnu:$root$LLVM_PREFIX/lib" \
+		"$build/bin/lld" | awk '$2 == "=>" { print $3 }')
+	foreign=$(grep -v "^$root/" <<<"$libs" || :)
+	[ -z "$foreign" ] ||
+		die "$build/bin/lld loads libraries from outside the build root:" \
+			"$foreign"
+	rm -rf "$out"
+	mkdir -p "$out"
+	printf 'int main(void) { return 0; }\n' >"$out/t.c"
+	gcc -B "$BIN/" -fuse-ld=lld -o "$out/t" "$out/t.c" ||
+		die "gcc -B $BIN/ -fuse-ld=lld cannot link"
+	"$out/t" || die "a program linked by $BIN/ld.lld does not run"
+	readelf -p .comment "$out/t" | grep -q "Linker: LLD $LLVM_VERSION" ||
+		die "gcc -B $BIN/ -fuse-ld=lld did not link with LLD $LLVM_VERSION"
+	msg "gcc -B $(repo_rel "$BIN")/ -fuse-ld=lld links with LLD $LLVM_VERSION"
+	rm -rf "$out"
 }
 
 build_lld() {
 	local src=$TC/src/llvm-$LLVM_VERSION build=$TC/lld
 	step "lld: fetch" fetch llvm
+	step "lld: build root" fetch buildroot
+	remove_stale_trees llvm "$(llvm_pristine_id)"
 	step "lld: patch" prepare_tree lld "$CACHE/llvm/llvm-$LLVM_VERSION" \
-		"$(llvm_pristine_id)" "$src" "$REPO/lld-patches/series" "$build"
+		"$(llvm_pristine_id)" "$src" "$LLD_SERIES" "$build"
+	write_lld_in_root "$(buildroot_dir)" "$src" "$build"
 	step "lld: configure" configure_lld "$src" "$build"
 	step "lld: ninja" ninja_lld "$build"
-	step "lld: install" install_lld
-	step "lld: verify" verify_lld
+	step "lld: install" install_lld "$build"
+	step "lld: verify" verify_lld "$build"
 }
 
 # --- Main ------------------------------------------------------------------
@@ -825,7 +1071,7 @@ component_sources() {
 	for c in $COMPONENTS; do
 		case $c in
 		binutils*) printf 'binutils\n' ;;
-		lld) printf 'llvm\n' ;;
+		lld) printf 'llvm\nbuildroot\n' ;;
 		esac
 	done | awk '!seen[$0]++'
 }
@@ -882,4 +1128,6 @@ main() {
 	msg "tools are in $BIN"
 }
 
-main "$@"
+# One line, read whole before it runs: an edit of this file during a
+# build cannot change what the running build does next.
+{ main "$@"; exit; }

@@ -1,10 +1,12 @@
 # shellcheck shell=bash
 # Reading Debian unstable (sid) without touching the host's apt state.
-# Sourced by build-toolchain.sh, which provides msg, die and apt_get.
+# Sourced by build-toolchain.sh, which provides msg, die, apt_get and
+# apt_helper.
 #
 # apt runs with a configuration of its own, in a folder of the cache:
 #
-#   DIR/sources.list   sid main only, signed by debian-archive-keyring
+#   DIR/sources.list   sid main only (deb and deb-src), signed by
+#                      debian-archive-keyring
 #   DIR/preferences    sid pinned to -1: nothing can be installed from it
 #   DIR/lists/         its package index (about 25 MB)
 #   DIR/cache/         its package cache
@@ -13,11 +15,13 @@
 # The host's sources, preferences and lists are never read or written
 # (Dir::Etc::SourceParts and Dir::Etc::PreferencesParts point at
 # /dev/null); its apt.conf.d still applies, for proxies.  Only "apt-get
-# update", "apt-cache show / madison" and "apt-get download" run with this
-# configuration; what is downloaded is unpacked with dpkg-deb -x, never
-# installed.  Acquire::Check-Valid-Until=false is for this configuration
-# only: a mirror may serve a sid Release file that is past its
-# Valid-Until, and the signature is still checked.
+# update", "apt-cache show / madison / showsrc", "apt-get download" and
+# apt-helper's download-file (a file of the pool that the signed Sources
+# index lists, with its SHA256) run with this configuration; what is
+# downloaded is unpacked with dpkg-deb -x or tar, never installed.
+# Acquire::Check-Valid-Until=false is for this configuration only, whose
+# only source is sid: a mirror may serve a sid Release file that is past
+# its Valid-Until, and the signature is still checked.
 
 SID_MIRROR=http://deb.debian.org/debian
 SID_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
@@ -27,8 +31,9 @@ SID_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 sid_apt_init() {
 	SID_APT_DIR=$1
 	mkdir -p "$1/lists/partial" "$1/cache/archives/partial"
-	printf 'deb [signed-by=%s] %s sid main\n' "$SID_KEYRING" "$SID_MIRROR" \
-		>"$1/sources.list"
+	printf '%s [signed-by=%s] %s sid main\n' \
+		deb "$SID_KEYRING" "$SID_MIRROR" \
+		deb-src "$SID_KEYRING" "$SID_MIRROR" >"$1/sources.list"
 	printf '%s\n' "# Nothing is ever installed from sid: only apt-get download." \
 		"Package: *" "Pin: release n=sid" "Pin-Priority: -1" \
 		>"$1/preferences"
@@ -49,11 +54,15 @@ sid_apt_cache() { apt-cache "${SID_APT_OPTS[@]}" "$@"; }
 
 # sid_update: fetch sid's index, or stop with apt's reasons: the mirror
 # cannot be reached, or its index cannot be verified.  --error-on=any:
-# otherwise apt-get update exits 0 when it could fetch nothing.
+# otherwise apt-get update exits 0 when it could fetch nothing.  Once per
+# run: later calls use the index the first one read.
+SID_UPDATED=false
 sid_update() {
 	local log=$SID_APT_DIR/update.log
+	! $SID_UPDATED || return 0
 	msg "reading Debian unstable (sid)'s index from $SID_MIRROR"
 	if sid_apt_get --error-on=any update >"$log" 2>&1; then
+		SID_UPDATED=true
 		return 0
 	fi
 	grep '^[EW]: ' "$log" | sed 's/^/  /' >&2 || tail -n 5 "$log" >&2
@@ -62,6 +71,7 @@ sid_update() {
 		"This is the network or the mirror, not the pinned version:" \
 		"nothing was looked up."
 }
+
 
 # sid_published_sha256 PACKAGE VERSION: the SHA256 that sid's signed index
 # gives for PACKAGE's .deb of VERSION; nothing if sid does not have it.
@@ -85,6 +95,49 @@ sid_download() {
 	if ! (cd "$3" && sid_apt_get download "$1=$2") >"$log" 2>&1; then
 		tail -n 10 "$log" >&2
 		die "apt-get download $1=$2 from sid failed (above; log: $log)"
+	fi
+	rm -f "$log"
+}
+
+# sid_source_file PACKAGE FILE: for each version of source PACKAGE whose
+# record in sid's signed Sources index lists FILE, one line "VERSION
+# SHA256 SIZE DIRECTORY" (Checksums-Sha256 and Directory of the record);
+# nothing if no version lists it.
+sid_source_file() {
+	{ sid_apt_cache showsrc "$1" 2>/dev/null || :; } |
+		awk -v p="$1" -v f="$2" '
+			/^$/ { flush(); next }
+			/^[^ ]/ { sums = 0 }
+			/^Package: / { pkg = $2 }
+			/^Version: / { ver = $2 }
+			/^Directory: / { dir = $2 }
+			/^Checksums-Sha256:/ { sums = 1; next }
+			sums && /^ / && $3 == f { sha = $1; size = $2 }
+			function flush() {
+				if (pkg == p && sha != "" && !seen[ver]++)
+					print ver, sha, size, dir
+				pkg = ver = dir = sha = size = ""; sums = 0
+			}
+			END { flush() }'
+}
+
+# sid_source_versions PACKAGE: the versions of source PACKAGE in sid's
+# Sources index, one per line; nothing if none.
+sid_source_versions() {
+	{ sid_apt_cache showsrc "$1" 2>/dev/null || :; } |
+		awk -v p="$1" '/^Package: / { pkg = $2 }
+			/^Version: / && pkg == p && !seen[$2]++ { print $2 }'
+}
+
+# sid_download_pool_file DIRECTORY FILE SHA256 DEST: download FILE from
+# DIRECTORY (a Directory: of sid's Sources index) of the mirror to DEST
+# with apt's own downloader, which checks SHA256 (the index's).
+sid_download_pool_file() {
+	local log=$4.log
+	if ! apt_helper "${SID_APT_OPTS[@]}" download-file \
+		"$SID_MIRROR/$1/$2" "$4" "SHA256:$3" >"$log" 2>&1; then
+		tail -n 10 "$log" >&2
+		die "downloading $SID_MIRROR/$1/$2 failed (above; log: $log)"
 	fi
 	rm -f "$log"
 }

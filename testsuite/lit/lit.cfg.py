@@ -54,10 +54,17 @@ def ask_producer(*args):
     return run.stdout.strip()
 
 
+# The series file the build applied instead of FOLDER/series, as
+# toolchain/build-toolchain.sh reads it (an empty file: vanilla).
+SERIES_VARS = {"bfd-patches": "HUGETEXT_BFD_SERIES",
+               "lld-patches": "HUGETEXT_LLD_SERIES"}
+
+
 def series_applied(folder):
     """Whether FOLDER's patch series names a patch (the build has it)."""
-    with open(os.path.join(config.hugetext_source_dir, folder,
-                           "series")) as f:
+    path = os.environ.get(SERIES_VARS[folder]) or os.path.join(
+        config.hugetext_source_dir, folder, "series")
+    with open(path) as f:
         return any(line.strip() and not line.startswith("#") for line in f)
 
 
@@ -198,6 +205,13 @@ def pinned(var):
 if os.path.isfile(os.path.join(cache, "binutils", "binutils-%s.ok" %
                                pinned("BINUTILS_VERSION_STRING"))):
     config.available_features.add("binutils-cache")
+# The pristine lld tree of the pinned LLVM, for tests that must get past
+# its fetch without downloading it (they link to it from a cache of their
+# own).
+if os.path.isfile(os.path.join(cache, "llvm", "llvm-%s.ok" %
+                               pinned("LLVM_VERSION"))):
+    config.available_features.add("llvm-cache")
+config.substitutions.append(("%{hugetext-cache}", cache))
 for var in ("HOME", "HUGETEXT_CACHE", "XDG_CACHE_HOME"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
