@@ -5,11 +5,12 @@
 #
 # Usage: bench/clang/build.sh OUT_DIR
 #
-# The driver sources (clang/tools/driver/*.cpp) come from the
-# llvm-toolchain-19 source package that toolchain/build-toolchain.sh
-# downloaded and checked into the cache (./run build does that).  The
-# objects go to OUT_DIR/obj; OUT_DIR/link-inputs gets the objects,
-# archives and libraries to link, one per line, for any linker.
+# The driver sources (clang/tools/driver/*.cpp) come from the upstream
+# tarball of Debian 12's llvm-toolchain-19 (the same for every Debian
+# revision of 19.1.7), downloaded once into the cache and checked against
+# the SHA256 below, which is the one bookworm's signed Sources index
+# gives.  The objects go to OUT_DIR/obj; OUT_DIR/link-inputs gets the
+# objects, archives and libraries to link, one per line, for any linker.
 set -euo pipefail
 
 die() { echo "bench/clang/build.sh: $*" >&2; exit 1; }
@@ -18,9 +19,12 @@ out=$1
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}
 llvm=/usr/lib/llvm-19
-orig=$cache/llvm/llvm-toolchain-19_19.1.7.orig.tar.xz
+mirror=http://deb.debian.org/debian
+pool=pool/main/l/llvm-toolchain-19
+orig=$cache/bench-clang/llvm-toolchain-19_19.1.7.orig.tar.xz
+orig_sha256=ae498f3bc58ae2d9f64ef5f0c035c4240152bf015a5b7738b15c22e93bdc97ce
 topdir="llvm-toolchain-19_19.1.7"
-driver=$cache/llvm/clang-driver-19.1.7
+driver=$cache/bench-clang/clang-driver-19.1.7
 
 [ -x "$llvm/bin/llvm-config" ] || die "no $llvm/bin/llvm-config (install llvm-19-dev)"
 ls "$llvm"/lib/libclangDriver.a >/dev/null 2>&1 ||
@@ -29,10 +33,19 @@ ls "$llvm"/lib/libclangDriver.a >/dev/null 2>&1 ||
 
 # The driver's sources, once, from the checked tarball in the cache.
 if [ ! -f "$driver.ok" ]; then
-	[ -f "$orig" ] || die "no $orig: run ./run build first, which downloads" \
-		"and checks the llvm-toolchain-19 sources"
+	mkdir -p "$cache/bench-clang"
+	if [ ! -f "$orig" ]; then
+		echo "downloading $(basename "$orig") (157 MiB)"
+		# As root, apt's _apt sandbox user could not write into the cache.
+		/usr/lib/apt/apt-helper -o APT::Sandbox::User="$(id -un)" download-file "$mirror/$pool/$(basename "$orig")" \
+			"$orig.part" "SHA256:$orig_sha256" >/dev/null ||
+			die "cannot download $mirror/$pool/$(basename "$orig")"
+		mv "$orig.part" "$orig"
+	fi
+	[ "$(sha256sum "$orig" | cut -d' ' -f1)" = "$orig_sha256" ] ||
+		die "$orig: SHA256 is not $orig_sha256; remove it to download again"
 	echo "extracting clang/tools/driver from $(basename "$orig")"
-	tmp=$(mktemp -d "$cache/llvm/tmp.XXXXXX")
+	tmp=$(mktemp -d "$cache/bench-clang/tmp.XXXXXX")
 	tar -xJf "$orig" -C "$tmp" "$topdir/clang/tools/driver"
 	rm -rf "$driver"
 	mv "$tmp/$topdir/clang/tools/driver" "$driver"
