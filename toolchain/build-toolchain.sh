@@ -1,14 +1,16 @@
 #!/bin/bash
 # Build GNU binutils (ld.bfd, as, objcopy, ...) from the binutils trunk
-# snapshot that Debian unstable (sid) carries, and ld.lld 19.1.7 from
-# Debian 12's LLVM sources, with the patch series in bfd-patches/ and
-# lld-patches/ applied, and link the tools into BUILD_DIR/bin.
+# snapshot that Debian unstable (sid) carries, and ld.lld 22.1.8 from the
+# LLVM tarball sid carries, built in a sid build root (a chroot in the
+# cache), with the patch series in bfd-patches/ and lld-patches/ applied,
+# and put the tools into BUILD_DIR/bin.
 #
 # Usage: toolchain/build-toolchain.sh [BUILD_DIR]
 #        toolchain/build-toolchain.sh --fetch-only
 #
 # BUILD_DIR defaults to "build" in the repository.  --fetch-only fills
-# the cache with the sources of HUGETEXT_COMPONENTS and builds nothing.
+# the cache with the sources of HUGETEXT_COMPONENTS (for lld also its
+# build root) and builds nothing.  The lld component needs root.
 # Environment:
 #   HUGETEXT_COMPONENTS  what to build, default "binutils binutils-vanilla
 #                        lld binutils-aarch64":
@@ -16,21 +18,25 @@
 #                        binutils-vanilla  the same sources unpatched, links
 #                                          in BUILD_DIR/bin/vanilla (its ld:
 #                                          BUILD_DIR/bin/vanilla/ld.bfd)
-#                        lld               patched ld.lld
+#                        lld               patched ld.lld (a launcher in
+#                                          BUILD_DIR/bin)
 #                        binutils-aarch64  patched cross binutils for
 #                                          aarch64-linux-gnu (ld's tests)
 #   HUGETEXT_BFD_SERIES  the binutils series file, default
 #                        bfd-patches/series (an empty file: vanilla)
+#   HUGETEXT_LLD_SERIES  the lld series file, default lld-patches/series
 #   HUGETEXT_JOBS        parallel jobs, default: nproc
 #   HUGETEXT_CACHE       downloads and pristine sources, default
 #                        ${XDG_CACHE_HOME:-$HOME/.cache}/hugetext
 #   HUGETEXT_LLD_CC, HUGETEXT_LLD_CXX
-#                        compilers for lld, default clang-19, clang++-19
+#                        compilers for lld in its build root, default
+#                        clang-22, clang++-22
 #   HUGETEXT_VERBOSE     1: show configure/make/ninja output, not just logs
 #
 # docs/build.md describes the pipeline: what is downloaded, how it is
-# verified, how to move to a newer binutils snapshot, and how the
-# incremental rebuild after a series change works.
+# verified, the build root of lld, how to move to a newer binutils
+# snapshot or LLVM, and how the incremental rebuild after a series change
+# works.
 
 # shellcheck disable=SC2317 # the "exit" on the last line makes shellcheck
 # 0.9 think that no function is reachable
@@ -451,6 +457,14 @@ fetch_llvm() {
 
 # --- The sid build root of lld (in the cache) ------------------------------
 
+# The build root is made (mmdebstrap), and used (mount, chroot), as root.
+need_root() {
+	[ "$(id -u)" -eq 0 ] ||
+		die "the lld component needs root: its sid build root is made" \
+			"with mmdebstrap and used with mount and chroot (run as root," \
+			"or leave lld out of HUGETEXT_COMPONENTS)"
+}
+
 # What the build root is made of.  Its folder in the cache is named by the
 # hash of this: other pins or packages give another root.
 buildroot_id() {
@@ -526,6 +540,7 @@ fetch_buildroot() {
 	local root id tmp pins list
 	root=$(buildroot_dir)
 	id=$(buildroot_id)
+	need_root
 	pristine_ok "$root" "$id" && return 0
 
 	sid_apt_init "$CACHE/sid-apt"
