@@ -514,14 +514,19 @@ check_buildroot() {
 	done
 }
 
+# mmdebstrap in a mount namespace of its own: nothing it mounts in the
+# root while it installs can outlive it, also when it fails.
+mmdebstrap_isolated() {
+	unshare --mount --propagation private -- mmdebstrap "$@"
+}
+
 # make_buildroot DIR PINS: mmdebstrap a sid chroot into DIR with the LLVM
 # packages in PINS and the rest of the root's packages, check it, and
 # list its packages and their versions in DIR.packages.
 make_buildroot() {
 	local dir=$1 pins=$2
 	run_logged "$CACHE/buildroot/mmdebstrap.log" \
-		unshare --mount --propagation private -- \
-		mmdebstrap --variant=apt \
+		mmdebstrap_isolated --variant=apt \
 		--include="$(paste -sd, <<<"$pins"),${LLVM_ROOT_PACKAGES// /,}" \
 		sid "$dir" \
 		"deb [signed-by=$SID_KEYRING check-valid-until=no] $SID_MIRROR sid main"
@@ -534,8 +539,6 @@ make_buildroot() {
 # into a temporary folder and renamed when it is complete and checked.
 # sid's Release may be past its Valid-Until: check-valid-until=no is an
 # option of the root's one source, sid (the signature is still checked).
-# mmdebstrap runs in a mount namespace of its own, so nothing it mounts
-# outlives it, also when it fails.
 fetch_buildroot() {
 	local root id tmp pins list
 	root=$(buildroot_dir)
