@@ -1,8 +1,9 @@
 # REQUIRES: ld.lld-hugetext
 ## Rule `side-effects`: no allocated section of LLD's output changes its
-## size, type or flags with -z hugetext, and etext, _etext and __etext keep
-## their place relative to the code, for every kind of output and in each of
-## LLD's segment layouts.  The padding is a section of its own.
+## size, type or flags with -z hugetext, and etext and _etext keep their
+## place relative to the code, for every kind of output and in each of LLD's
+## segment layouts (LLD defines no __etext).  The padding is a section of its
+## own.
 
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: llvm-mc -filetype=obj -triple=x86_64 %s -o %t/a.o
@@ -23,4 +24,4 @@
 _start:
   .skip 0x300000
   .data
-  .quad etext, _etext, __etext
+  .quad etext, _etext
