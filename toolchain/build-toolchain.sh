@@ -515,9 +515,19 @@ check_buildroot() {
 }
 
 # mmdebstrap in a mount namespace of its own: nothing it mounts in the
-# root while it installs can outlive it, also when it fails.
+# root while it installs can outlive it, also when it fails.  It gets no
+# descriptor but 0, 1 and 2: mmdebstrap hands apt a hook "cat >&N" for
+# the lowest free N, and dash, which runs it, reads only one digit, so
+# N >= 10 (our lock, make's or ninja's descriptors) fails the root.
 mmdebstrap_isolated() {
-	unshare --mount --propagation private -- mmdebstrap "$@"
+	(
+		local fd
+		for fd in /proc/"$BASHPID"/fd/*; do
+			fd=${fd##*/}
+			[ "$fd" -gt 2 ] && eval "exec $fd>&-"
+		done
+		exec unshare --mount --propagation private -- mmdebstrap "$@"
+	)
 }
 
 # make_buildroot DIR PINS: mmdebstrap a sid chroot into DIR with the LLVM
