@@ -1,9 +1,6 @@
 """Print what rule `side-effects` keeps for the ELF file given: each
 allocated section but the padding section as NAME TYPE SIZE FLAGS, and
-where etext, _etext and __etext lie relative to the start of .text.
-LLD's .relro_padding is the gap from the end of RELRO to the next page
-boundary: where that lies in its page follows from where the code ends, so
-its size is printed as "-" (its type and flags still count)."""
+where etext, _etext and __etext lie relative to the start of .text."""
 import re
 import subprocess
 import sys
@@ -20,8 +17,6 @@ for line in out.splitlines():
         continue
     name, type_, address, size, flags = m.groups()
     addr[name] = int(address, 16)
-    if name == ".relro_padding":
-        size = "-"
     if "A" in flags and not name.startswith(".hugetext_padding"):
         print("section", name, type_, size, flags)
 syms = subprocess.run(["llvm-nm", path], capture_output=True, text=True,
