@@ -88,23 +88,25 @@ BINUTILS_MAKE_VARS="MAKEINFO=true"
 # filled and the build says so.  To move: docs/build.md, "Moving to a
 # newer LLVM".
 LLVM_VERSION=22.1.8
-LLVM_SRC_PACKAGE=llvm-toolchain-22
-LLVM_ORIG=llvm-toolchain-22_22.1.8.orig.tar.xz
+# Everything else below is named after it.
+LLVM_MAJOR=${LLVM_VERSION%%.*}
+LLVM_SRC_PACKAGE=llvm-toolchain-$LLVM_MAJOR
+LLVM_ORIG=${LLVM_SRC_PACKAGE}_$LLVM_VERSION.orig.tar.xz
 # sid's Sources index gives the same (the build reads it from there too).
 LLVM_ORIG_SHA256=b49b9277aef97616320b2da259e1f8174c65b0ce2fbe2e8629644a97693402fe
 LLVM_ORIG_SIZE=196630560
-LLVM_ORIG_TOPDIR=llvm-toolchain-22_22.1.8
+LLVM_ORIG_TOPDIR=${LLVM_SRC_PACKAGE}_$LLVM_VERSION
 # Only what a standalone lld build and lld/test/ELF need: the DTLTO tests
 # run llvm/utils/dtlto's scripts.  Not llvm/utils/lit: with it, lld's
 # CMake looks for llvm-gtest and fails.  llvm/ must exist, because lld
 # finds libunwind/include as lld/../llvm/../libunwind.
 LLVM_PARTS="lld cmake libunwind/include llvm/utils/dtlto"
-# Where llvm-22-dev, clang-22 and lit are, inside the build root.
-LLVM_PREFIX=/usr/lib/llvm-22
+# Where llvm-N-dev, clang-N and lit are, inside the build root.
+LLVM_PREFIX=/usr/lib/llvm-$LLVM_MAJOR
 # The build root: a sid chroot made by mmdebstrap, with Debian's LLVM of
-# this upstream version (its Debian version: 1:22.1.8-REVISION) ...
-LLVM_DEB_UPSTREAM=1:22.1.8
-LLVM_ROOT_LLVM_PACKAGES="llvm-22-dev clang-22 llvm-22-tools lld-22"
+# this upstream version (its Debian version: 1:VERSION-REVISION) ...
+LLVM_DEB_UPSTREAM=1:$LLVM_VERSION
+LLVM_ROOT_LLVM_PACKAGES="llvm-$LLVM_MAJOR-dev clang-$LLVM_MAJOR llvm-$LLVM_MAJOR-tools lld-$LLVM_MAJOR"
 # ... and what else the build needs (lld-22: it links lld quicker).
 LLVM_ROOT_PACKAGES="cmake ninja-build zlib1g-dev libzstd-dev"
 
@@ -118,8 +120,8 @@ CROSS_TARGET=aarch64-linux-gnu
 JOBS=${HUGETEXT_JOBS:-$(nproc)}
 CACHE=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}
 LLD_SERIES=${HUGETEXT_LLD_SERIES:-$REPO/lld-patches/series}
-LLD_CC=${HUGETEXT_LLD_CC:-clang-22}
-LLD_CXX=${HUGETEXT_LLD_CXX:-clang++-22}
+LLD_CC=${HUGETEXT_LLD_CC:-clang-$LLVM_MAJOR}
+LLD_CXX=${HUGETEXT_LLD_CXX:-clang++-$LLVM_MAJOR}
 APT_HELPER=/usr/lib/apt/apt-helper
 VERBOSE=${HUGETEXT_VERBOSE:-0}
 
