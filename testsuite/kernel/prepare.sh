@@ -1,14 +1,16 @@
-#!/bin/sh
+#!/bin/bash
 # Prepare the kernel matrix: the kernels of testsuite/kernel/kernels
-# (Debian's packages, unpacked, and our own, built), the test programs,
-# ext4 and XFS images holding them (made without mounting), and one
-# initramfs per kernel (busybox, glibc, hugetext, the modules).
+# (Debian's packages, unpacked, and our own, built), then the guest side
+# (make-images.sh: the test programs, ext4 and XFS images holding them,
+# one initramfs per kernel).
 #
 # Usage: testsuite/kernel/prepare.sh BUILD_DIR
 # Output in BUILD_DIR/kernel-matrix/: "kernels", a line per kernel
-# prepared (NAME PACKAGE IMAGE), initrd-NAME.gz, the programs and the
-# disk images.  Downloads are cached in $HUGETEXT_CACHE/kernels (default
-# ~/.cache/hugetext/kernels).
+# prepared (NAME ARCH PAGE PACKAGE IMAGE), initrd-NAME.gz, the programs
+# and the disk images.  Downloads are cached in $HUGETEXT_CACHE/kernels
+# (default ~/.cache/hugetext/kernels); Debian unstable's index is read
+# through an apt configuration of that folder's own (sid-apt/), never
+# the host's.
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,11 +21,32 @@ list=$here/kernels
 mkdir -p "$out" "$cache"
 
 msg() { printf 'kernel-matrix: %s\n' "$*" >&2; }
+die() { msg "error: $*"; exit 1; }
 
 # A mistake in, or about, the kernel of line $line of the kernels file.
 fail_line() {
 	msg "$list:$line ($name): $*"
 	exit 1
+}
+
+# Debian unstable's index, for sid: lines and build: lines with a
+# version: toolchain/sid-apt.sh, with amd64 and arm64 packages.
+apt_get() {
+	if [ "$(id -u)" -eq 0 ]; then
+		apt-get -o APT::Sandbox::User=root "$@"
+	else
+		apt-get "$@"
+	fi
+}
+# shellcheck source=toolchain/sid-apt.sh
+. "$here/../../toolchain/sid-apt.sh"
+sid_ready=false
+sid_ready() {
+	$sid_ready && return 0
+	sid_apt_init "$cache/sid-apt"
+	SID_APT_OPTS+=(-o APT::Architectures::=amd64 -o APT::Architectures::=arm64)
+	sid_update
+	sid_ready=true
 }
 
 # newest PATTERN: the newest package whose name matches PATTERN.
@@ -32,7 +55,10 @@ newest() {
 }
 
 # check_kernel RELEASE CONFIG: the kernel is what its line says: its
-# release is VERSION, it has THP, and READ_ONLY_THP_FOR_FS as ROTHP says.
+# release is VERSION, it has THP, its base page size is PAGE, and
+# READ_ONLY_THP_FOR_FS is as COLLAPSE says (any: =y; no: "is not set";
+# pmd-folios: the option does not exist, so the configuration does not
+# name it at all).
 check_kernel() {
 	case $1 in
 	"$version".* | "$version"-* | "$version"+*) ;;
@@ -40,12 +66,23 @@ check_kernel() {
 	esac
 	grep -q '^CONFIG_TRANSPARENT_HUGEPAGE=y' "$2" ||
 		fail_line "the kernel has no CONFIG_TRANSPARENT_HUGEPAGE ($2)"
-	have=no
-	if grep -q '^CONFIG_READ_ONLY_THP_FOR_FS=y' "$2"; then
-		have=yes
+	have=4k
+	if grep -q '^CONFIG_ARM64_16K_PAGES=y' "$2"; then
+		have=16k
+	elif grep -q '^CONFIG_ARM64_64K_PAGES=y' "$2"; then
+		have=64k
 	fi
-	[ "$have" = "$rothp" ] ||
-		fail_line "ROTHP says $rothp, the kernel's configuration $have ($2)"
+	[ "$have" = "$page" ] ||
+		fail_line "PAGE says $page, the kernel's configuration $have ($2)"
+	if grep -q '^CONFIG_READ_ONLY_THP_FOR_FS=y' "$2"; then
+		have=any
+	elif grep -q 'CONFIG_READ_ONLY_THP_FOR_FS' "$2"; then
+		have=no
+	else
+		have=pmd-folios
+	fi
+	[ "$have" = "$collapse" ] ||
+		fail_line "COLLAPSE says $collapse, the kernel's configuration $have ($2: CONFIG_READ_ONLY_THP_FOR_FS)"
 }
 
 # deb_kernel REGEX: the newest Debian package whose whole name matches
@@ -72,14 +109,50 @@ deb_kernel() {
 	modules=$dir/lib/modules
 }
 
-# build_kernel PACKAGE,PATCHES,CONFIG: our own, by build-kernel.sh.
+# sid_kernel RELEASE=VERSION: Debian unstable's kernel RELEASE, split in
+# three packages since 7.x (linux-binary: the image; linux-modules;
+# linux-base: config and System.map), each exactly VERSION, unpacked
+# into one folder of the cache, never installed.
+sid_kernel() {
+	local release=${1%%=*} pin=${1#*=} p have dir
+	pkg=linux-binary-$release=$pin
+	dir=$cache/sid-$release-$pin
+	if [ ! -f "$dir.ok" ]; then
+		sid_ready
+		rm -rf "$dir" "$dir.debs"
+		mkdir -p "$dir" "$dir.debs"
+		for p in linux-binary linux-modules linux-base; do
+			have=$(sid_offered "$p-$release")
+			case " $(echo $have) " in
+			*" $pin "*) ;;
+			*)
+				now=$(sid_apt_cache search --names-only "^$p-[0-9.]+\\+deb[0-9]+-${release#*+deb*-}\$" 2>/dev/null |
+					awk '{print $1}' | sort -V | tail -1)
+				fail_line "Debian unstable (sid) no longer has $p-$release $pin (it has: ${have:-no such package}; newest $p for this flavour: ${now:-none}): change the sid: line of this kernel to a release and version sid has (and VERSION if it changed), then run again"
+				;;
+			esac
+			msg "fetching $p-$release $pin from sid"
+			sid_download "$p-$release:$arch" "$pin" "$dir.debs"
+			dpkg -x "$dir.debs"/"$p-${release}"_*.deb "$dir"
+		done
+		rm -rf "$dir.debs"
+		touch "$dir.ok"
+	fi
+	image=$dir/usr/lib/modules/$release/vmlinuz
+	[ -f "$image" ] || fail_line "linux-binary-$release holds no usr/lib/modules/$release/vmlinuz"
+	check_kernel "$release" "$dir/usr/lib/modules/$release/config"
+	modules=$dir/usr/lib/modules
+}
+
+# build_kernel PACKAGE[=VERSION],PATCHES,CONFIG: our own, by
+# build-kernel.sh.
 build_kernel() {
 	old_ifs=$IFS
 	IFS=,
 	# shellcheck disable=SC2086	# Split at the commas.
 	set -- $1
 	IFS=$old_ifs
-	image=$(sh "$here/build-kernel.sh" "$build" "$name" "$@") ||
+	image=$(bash "$here/build-kernel.sh" "$build" "$name" "$@") ||
 		fail_line "building the kernel failed (see above)"
 	obj=${image%/arch/*}
 	pkg=$(cat "$obj/.package")+$(basename "$2")
@@ -92,87 +165,19 @@ entries=$(python3 "$here/lib/kernels.py" list "$list") ||
 	{ msg "$list has mistakes (above)"; exit 1; }
 : >"$out/kernels.new"
 : >"$out/modules"
-# SEED and NOTE (the _) are the expectations' and the docs'.
-while read -r line name arch version _ rothp kind what _; do
-	[ "$arch" = amd64 ] ||
-		fail_line "ARCH $arch: the matrix boots amd64 kernels only, so far"
+# SEED, EXEC and NOTE (the _) are the expectations' and the docs'.
+while IFS=$'\t' read -r line name arch page version _ _ collapse kind what _; do
 	case $kind in
 	deb) deb_kernel "$what" ;;
+	sid) sid_kernel "$what" ;;
 	build) build_kernel "$what" ;;
 	esac </dev/null
-	echo "$name $pkg $image" >>"$out/kernels.new"
+	echo "$name $arch $page $pkg $image" >>"$out/kernels.new"
 	echo "$name $modules" >>"$out/modules"
 done <<EOF
 $entries
 EOF
 mv "$out/kernels.new" "$out/kernels"
 
-sh "$here/build-cases.sh" "$build" "$out" >&2
-
-# The disks: ext4 by mkfs -d, XFS by a proto file.
-rm -f "$out/ext4.img" "$out/xfs.img"
-stage=$out/stage
-rm -rf "$stage"
-mkdir -p "$stage"
-cp -a "$out/cases" "$stage/"
-rm -f "$out/ext4.img"
-mkfs.ext4 -q -F -d "$stage" -b 4096 "$out/ext4.img" 192M
-proto=$out/xfs.proto
-python3 - "$stage" >"$proto" <<'PY'
-import os, stat, sys
-root = sys.argv[1]
-print("/dev/null\n0 0\nd--755 0 0")
-def walk(path, depth):
-    for name in sorted(os.listdir(path)):
-        full = os.path.join(path, name)
-        st = os.stat(full)
-        mode = "%03o" % (st.st_mode & 0o777)
-        pad = " " * depth
-        if stat.S_ISDIR(st.st_mode):
-            print("%s%s d--%s 0 0" % (pad, name, mode))
-            walk(full, depth + 1)
-            print("%s$" % pad)
-        else:
-            print("%s%s ---%s 0 0 %s" % (pad, name, mode, full))
-walk(root, 1)
-print("$")
-PY
-truncate -s 320M "$out/xfs.img"
-mkfs.xfs -q -f -p "$proto" "$out/xfs.img"
-rm -rf "$stage"
-
-# One initramfs per kernel.
-while read -r name modules; do
-	root=$out/root-$name
-	rm -rf "$root"
-	mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/mnt" \
-		"$root/tmp" "$root/modules" "$root/lib/x86_64-linux-gnu" "$root/lib64"
-	cp /bin/busybox "$root/bin/"
-	cp "$here/init.sh" "$root/init"
-	cp "$here/run-cell.sh" "$root/bin/run-cell"
-	cp "$build/bin/hugetext" "$root/bin/"
-	cp "$build/lib/libhugetext-startup.so" "$root/lib/x86_64-linux-gnu/"
-	chmod +x "$root/init" "$root/bin/run-cell"
-	for lib in libc.so.6 libm.so.6; do
-		cp -L "/lib/x86_64-linux-gnu/$lib" "$root/lib/x86_64-linux-gnu/"
-	done
-	cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
-	: >"$root/modules/order"
-	for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev \
-		 virtio_pci crc32c_generic crc16 mbcache jbd2 ext4 libcrc32c \
-		 xfs virtio_blk; do
-		[ "$modules" != - ] || break	# Everything built in.
-		ko=$(find "$modules" -name "$m.ko*" 2>/dev/null | head -1)
-		[ -n "$ko" ] || continue	# Built in.
-		case $ko in
-		*.xz) xz -dc "$ko" >"$root/modules/$m.ko" ;;
-		*) cp "$ko" "$root/modules/$m.ko" ;;
-		esac
-		echo "$m" >>"$root/modules/order"
-	done
-	(cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null) |
-		gzip -1 >"$out/initrd-$name.gz"
-	rm -rf "$root"
-done <"$out/modules"
-rm -f "$out/modules"
+bash "$here/make-images.sh" "$build" "$out"
 msg "ready: $(wc -l <"$out/kernels") kernels, $(find "$out/cases" -name probe | wc -l) programs"

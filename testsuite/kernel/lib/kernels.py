@@ -4,10 +4,11 @@ reader of it, for prepare.sh, the DejaGnu tool and the tests.
 
 Usage:
   kernels.py list KERNELS        one line per kernel, fields separated by
-                                 tabs: LINE NAME ARCH VERSION SEED ROTHP
-                                 KIND WHAT NOTE (KIND deb: WHAT is the
-                                 package regex; KIND build: WHAT is
-                                 PACKAGE,PATCHES,CONFIG)
+                                 tabs: LINE NAME ARCH PAGE VERSION SEED
+                                 EXEC COLLAPSE KIND WHAT NOTE (KIND deb:
+                                 WHAT is the package regex; KIND sid:
+                                 WHAT is RELEASE=VERSION; KIND build:
+                                 WHAT is PACKAGE[=VERSION],PATCHES,CONFIG)
   kernels.py check KERNELS [DOC] only check KERNELS, and that the table
                                  of kernels in DOC (docs/kernel-matrix.md)
                                  has a row for each kernel and no other
@@ -21,6 +22,11 @@ import re
 import sys
 
 ARCHES = ("amd64", "arm64")
+# The base page sizes each architecture's kernels may have.
+PAGES = {"amd64": ("4k",), "arm64": ("4k", "16k")}
+EXECS = ("small", "64k", "pmd")
+COLLAPSES = ("no", "any", "pmd-folios")
+COLUMNS = "NAME ARCH PAGE VERSION SEED EXEC COLLAPSE SOURCE NOTE"
 
 
 def parse(path):
@@ -33,14 +39,17 @@ def parse(path):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             where = "%s:%d: " % (path, number)
-            fields = line.split(None, 6)
-            if len(fields) < 7:
-                errors.append(where + "%d columns, want 7: NAME ARCH VERSION "
-                              "SEED ROTHP SOURCE NOTE" % len(fields))
+            ncol = len(COLUMNS.split())
+            fields = line.split(None, ncol - 1)
+            if len(fields) < ncol:
+                errors.append(where + "%d columns, want %d: %s" %
+                              (len(fields), ncol, COLUMNS))
                 continue
-            name, arch, version, seed, rothp, source, note = fields
-            k = dict(line=number, name=name, arch=arch, version=version,
-                     seed=seed, rothp=rothp, note=note.strip())
+            name, arch, page, version, seed, execra, collapse, source, \
+                note = fields
+            k = dict(line=number, name=name, arch=arch, page=page,
+                     version=version, seed=seed, exec=execra,
+                     collapse=collapse, note=note.strip())
             if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._+-]*", name):
                 errors.append(where + "NAME '%s': letters, digits and ._+- "
                               "only" % name)
@@ -50,12 +59,17 @@ def parse(path):
             if arch not in ARCHES:
                 errors.append(where + "ARCH '%s': one of %s" %
                               (arch, ", ".join(ARCHES)))
+            elif page not in PAGES[arch]:
+                errors.append(where + "PAGE '%s': %s for %s" %
+                              (page, " or ".join(PAGES[arch]), arch))
             if not re.fullmatch(r"[0-9]+\.[0-9]+", version):
                 errors.append(where + "VERSION '%s': major.minor" % version)
-            for column, value in (("SEED", seed), ("ROTHP", rothp)):
-                if value not in ("yes", "no"):
-                    errors.append(where + "%s '%s': yes or no" %
-                                  (column, value))
+            for column, value, allowed in (
+                    ("SEED", seed, ("yes", "no")), ("EXEC", execra, EXECS),
+                    ("COLLAPSE", collapse, COLLAPSES)):
+                if value not in allowed:
+                    errors.append(where + "%s '%s': %s" %
+                                  (column, value, " or ".join(allowed)))
             kind, _, what = source.partition(":")
             k.update(kind=kind, what=what)
             if kind == "deb":
@@ -63,13 +77,23 @@ def parse(path):
                     re.compile(what)
                 except re.error as e:
                     errors.append(where + "SOURCE: bad regex: %s" % e)
+            elif kind == "sid":
+                release, _, pin = what.partition("=")
+                if not re.fullmatch(r"[0-9][A-Za-z0-9.+~-]*", release) or \
+                   not re.fullmatch(r"[0-9][A-Za-z0-9.+~:-]*", pin):
+                    errors.append(where + "SOURCE: sid:RELEASE=VERSION "
+                                  "(sid:7.2.13+deb14-amd64=7.2.13-1)")
+                elif not release.startswith(version + "."):
+                    errors.append(where + "SOURCE: release '%s' is not "
+                                  "VERSION %s" % (release, version))
             elif kind == "build":
                 parts = what.split(",")
                 if len(parts) != 3:
-                    errors.append(where + "SOURCE: build:PACKAGE,PATCHES,"
-                                  "CONFIG")
+                    errors.append(where + "SOURCE: build:PACKAGE[=VERSION],"
+                                  "PATCHES,CONFIG")
                     continue
                 package, patches, config = parts
+                package = package.partition("=")[0]
                 if package != "linux-source-" + version:
                     errors.append(where + "SOURCE: package '%s' is not "
                                   "linux-source-%s (VERSION)" %
@@ -79,8 +103,9 @@ def parse(path):
                 if not os.path.isfile(os.path.join(here, config)):
                     errors.append(where + "SOURCE: no file '%s'" % config)
             else:
-                errors.append(where + "SOURCE '%s': deb:REGEX or build:"
-                              "PACKAGE,PATCHES,CONFIG" % source)
+                errors.append(where + "SOURCE '%s': deb:REGEX, sid:RELEASE="
+                              "VERSION or build:PACKAGE[=VERSION],PATCHES,"
+                              "CONFIG" % source)
             kernels.append(k)
     if not kernels and not errors:
         errors.append("%s: no kernel" % path)
@@ -130,8 +155,8 @@ def main(argv):
     if argv[1] == "list":
         for k in kernels:
             print("\t".join(str(k[c]) for c in (
-                "line", "name", "arch", "version", "seed", "rothp", "kind",
-                "what", "note")))
+                "line", "name", "arch", "page", "version", "seed", "exec",
+                "collapse", "kind", "what", "note")))
     return 0
 
 
