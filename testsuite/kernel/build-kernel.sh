@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Build one of the kernel matrix's own kernels (a "build:" line of the
 # kernels file): a Debian linux-source package, the patches of a folder
 # applied in name order, and the options of a config file set over
@@ -7,49 +7,122 @@
 # Usage: testsuite/kernel/build-kernel.sh BUILD_DIR NAME PACKAGE PATCHES CONFIG
 #   NAME     the kernel's name (the build goes to
 #            BUILD_DIR/kernel-matrix/linux-NAME)
-#   PACKAGE  the source package, linux-source-MAJOR.MINOR
+#   PACKAGE  the source package, linux-source-MAJOR.MINOR, or
+#            linux-source-MAJOR.MINOR=VERSION to pin it to a version
+#            of Debian unstable (sid)
 #   PATCHES  a folder of *.patch files (-p1)
 #   CONFIG   CONFIG_NAME=y and "# CONFIG_NAME is not set" lines
 # PATCHES and CONFIG are relative to testsuite/kernel/.  Prints the path
 # of the bzImage; the file .package beside arch/ says PACKAGE=VERSION.
 #
-# The newest PACKAGE in the apt index is downloaded to, and unpacked in,
-# $HUGETEXT_CACHE/kernels/src.  The build is kept as long as its stamp,
+# PACKAGE alone: the newest PACKAGE in the host's apt index is
+# downloaded.  PACKAGE=VERSION: exactly VERSION is read from sid through
+# the cache's own apt configuration (toolchain/sid-apt.sh; the host's
+# apt state is not touched), and apt-get download checks it against the
+# SHA256 of sid's signed index, which is kept beside it; when sid no
+# longer has VERSION the build stops and says what sid has now.  A .deb
+# already in the cache with the SHA256 it was downloaded with needs no
+# network.  The .deb goes to, and is unpacked in,
+# $HUGETEXT_CACHE/kernels(/src).  The build is kept as long as its stamp,
 # the checksum of all that goes into the kernel (the source package's
-# file name, the patches, the options, this script's way of applying
-# them), is the same.
+# file name and SHA256, the patches' diffs, the options, this script's
+# way of applying them), is the same.  After olddefconfig, every option of
+# CONFIG is checked: the build stops when one did not hold.
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+[ $# -eq 5 ] || {
+	sed -n 's/^# Usage: /usage: /p' "$0" >&2
+	exit 2
+}
 build=$(cd "$1" && pwd)
 name=$2 package=$3 patches=$here/$4 config=$here/$5
-cache=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}/kernels
+cache_root=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}
+cache=$cache_root/kernels
 jobs=${HUGETEXT_JOBS:-$(nproc)}
 work=$build/kernel-matrix/linux-$name-src
 obj=$build/kernel-matrix/linux-$name
 base=tinyconfig
+pin=
+case $package in
+*=*) pin=${package#*=} package=${package%%=*} ;;
+esac
 
 msg() { printf 'build-kernel: %s\n' "$*" >&2; }
 
 [ -d "$patches" ] || { msg "no patches folder $patches"; exit 1; }
 [ -f "$config" ] || { msg "no config file $config"; exit 1; }
 
-# The source package: the apt index's candidate, downloaded once.
-version=$(apt-cache show --no-all-versions "$package" 2>/dev/null |
-	sed -n 's/^Version: //p' | head -1)
-[ -n "$version" ] || {
-	msg "$package is not in the apt index (run apt-get update; if Debian has dropped it, the kernels file must name another)"
+die() { msg "error: $*"; exit 1; }
+
+# apt-get as root hands downloads to the _apt sandbox user, which cannot
+# write to a cache under $HOME; download as ourselves instead.
+apt_get() {
+	if [ "$(id -u)" -eq 0 ]; then
+		apt-get -o APT::Sandbox::User=root "$@"
+	else
+		apt-get "$@"
+	fi
+}
+
+deb_name() { printf '%s_%s_all.deb' "$1" "$(printf '%s' "$2" | sed 's/:/%3a/')"; }
+
+# sid no longer has the pinned version: say what it has now and where the
+# pin is.
+version_gone() {
+	local offered
+	offered=$(sid_offered "$package" | paste -sd ' ')
+	msg "error: Debian unstable (sid) no longer offers $package $pin"
+	msg "  pinned:          $package=$pin"
+	msg "  sid offers now:  ${offered:-none}"
+	msg "  change the build: line of testsuite/kernel/kernels to a version sid" \
+		"offers (and check that the patches of $(basename "$patches") still apply)"
 	exit 1
 }
-deb=${package}_$(printf '%s' "$version" | sed 's/:/%3a/')_all.deb
+
 mkdir -p "$cache/src"
-if [ ! -f "$cache/$deb" ]; then
-	msg "fetching $package $version"
-	(cd "$cache" && apt-get download "$package" >"$cache/src/download.log" 2>&1) || {
-		tail -3 "$cache/src/download.log" >&2
-		msg "apt-get download $package failed (run apt-get update; if Debian has dropped $version, the kernels file must name another)"
+if [ -n "$pin" ]; then
+	# The pinned source package, from sid, once.
+	version=$pin
+	deb=$(deb_name "$package" "$version")
+	sha=$(cut -d' ' -f1 "$cache/$deb.sha256" 2>/dev/null) || sha=
+	if [ -z "$sha" ] || [ ! -f "$cache/$deb" ] ||
+		[ "$(sha256sum <"$cache/$deb" | cut -d' ' -f1)" != "$sha" ]; then
+		# shellcheck source=toolchain/sid-apt.sh
+		. "$here/../../toolchain/sid-apt.sh"
+		sid_apt_init "$cache_root/sid-apt"
+		sid_update
+		sha=$(sid_published_sha256 "$package" "$version")
+		[ -n "$sha" ] || version_gone
+		msg "fetching $package $version from sid"
+		rm -f "$cache/$deb" "$cache/$deb.sha256"
+		tmp=$(mktemp -d "$cache/tmp.XXXXXX")
+		sid_download "$package" "$version" "$tmp"
+		[ -f "$tmp/$deb" ] || die "apt-get download gave no $deb: $(ls "$tmp")"
+		[ "$(sha256sum <"$tmp/$deb" | cut -d' ' -f1)" = "$sha" ] ||
+			die "$deb: not the SHA256 of sid's index ($sha)"
+		mv "$tmp/$deb" "$cache/$deb"
+		rm -rf "$tmp"
+		printf '%s  %s\n' "$sha" "$deb" >"$cache/$deb.sha256"
+	fi
+else
+	# The source package: the apt index's candidate, downloaded once.
+	version=$(apt-cache show --no-all-versions "$package" 2>/dev/null |
+		sed -n 's/^Version: //p' | head -1)
+	[ -n "$version" ] || {
+		msg "$package is not in the apt index (run apt-get update; if Debian has dropped it, the kernels file must name another)"
 		exit 1
 	}
+	deb=$(deb_name "$package" "$version")
+	sha=
+	if [ ! -f "$cache/$deb" ]; then
+		msg "fetching $package $version"
+		(cd "$cache" && apt-get download "$package" >"$cache/src/download.log" 2>&1) || {
+			tail -3 "$cache/src/download.log" >&2
+			msg "apt-get download $package failed (run apt-get update; if Debian has dropped $version, the kernels file must name another)"
+			exit 1
+		}
+	fi
 fi
 src=$cache/src/$package
 if [ "$(cat "$src.ok" 2>/dev/null)" != "$deb" ]; then
@@ -76,10 +149,11 @@ config_options() {
 
 # A working tree of hard links, patched, and a configuration, both made
 # again when the stamp changes: the source package, the base
-# configuration, the patches by name and content, the options, and this
-# script, which applies them.
-stamp=$( (echo "$deb $base"; for p in "$patches"/*.patch; do
-		[ -e "$p" ] || continue; echo "$(basename "$p")"; cat "$p"; done
+# configuration, the patches by name and diff (from the first "--- "
+# line: a commit message does not go into the kernel), the options, and
+# this script, which applies them.
+stamp=$( (echo "$deb $sha $base"; for p in "$patches"/*.patch; do
+		[ -e "$p" ] || continue; basename "$p"; sed -n '/^--- /,$p' "$p"; done
 	config_options; cat "$0") | md5sum | cut -c1-16)
 if [ "$(cat "$obj/.stamp" 2>/dev/null)" != "$stamp" ] ||
 	[ ! -f "$work/Makefile" ]; then
@@ -88,7 +162,7 @@ if [ "$(cat "$obj/.stamp" 2>/dev/null)" != "$stamp" ] ||
 	cp -al "$src" "$work" 2>/dev/null || { rm -rf "$work"; cp -a "$src" "$work"; }
 	for p in "$patches"/*.patch; do
 		[ -e "$p" ] || continue
-		patch -s -p1 -d "$work" <"$p" ||
+		patch -s -p1 -F0 -d "$work" <"$p" ||
 			{ msg "$(basename "$p") does not apply to $package"; exit 1; }
 	done
 	mkdir -p "$obj"
