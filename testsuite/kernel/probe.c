@@ -3,10 +3,16 @@
    shared library libbig.so it is linked against), then reads
    /proc/self/smaps and prints one line:
 
-     RESULT aligned=A text=T pmd=P
+     RESULT aligned=A text=T pmd=P folio=F folios=LIST
 
-   A: the segment starts on a 2 MiB boundary; T: its bytes; P: bytes of
-   it the kernel maps with huge pages (FilePmdMapped + ShmemPmdMapped).
+   A: the segment starts on a boundary of H, the running kernel's PMD
+   size (/sys/kernel/mm/transparent_hugepage/hpage_pmd_size); T: its
+   bytes; P: bytes of it the kernel maps with huge pages (FilePmdMapped +
+   ShmemPmdMapped); F: the bytes of the largest folio behind its pages,
+   from /proc/self/pagemap and /proc/kpageflags (root only), or -1 where
+   they give no page frame numbers (not root, or no
+   CONFIG_PROC_PAGE_MONITOR); LIST: every folio size seen and how many
+   folios of it, largest first, as SIZE:COUNT,... ("-" with F -1).
    With "poke" as the last argument it then writes one byte into its text
    through /proc/self/mem, as a debugger setting a breakpoint does, and
    prints "AFTER-WRITE pmd=P" measured again.
@@ -14,13 +20,21 @@
 
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <stdint.h>
 #include <link.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define H 0x200000UL
+/* kpageflags bits (include/uapi/linux/kernel-page-flags.h).  */
+#define KPF_COMPOUND_HEAD 15
+#define KPF_COMPOUND_TAIL 16
+#define PM_PFN_MASK ((1ULL << 55) - 1)
+#define PM_PRESENT (1ULL << 63)
+/* A folio is at most this many pages (MAX_PAGE_ORDER is below 16).  */
+#define MAX_FOLIO_PAGES (1UL << 16)
+#define MAX_SIZES 32
 
 int bigfn (void);
 
@@ -78,6 +92,106 @@ pmd_mapped (unsigned long start, unsigned long end)
   return pmd;
 }
 
+/* The kernel's PMD size in bytes, or 0 where it does not say.  */
+static unsigned long
+pmd_size (void)
+{
+  unsigned long h = 0;
+  FILE *f = fopen ("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "r");
+
+  if (f == NULL)
+    return 0;
+  if (fscanf (f, "%lu", &h) != 1)
+    h = 0;
+  fclose (f);
+  return h;
+}
+
+/* The 64-bit entry at index I of the table file FD, in *V.  */
+static int
+entry (int fd, uint64_t i, uint64_t *v)
+{
+  return pread (fd, v, sizeof *v, (off_t) (i * sizeof *v)) == sizeof *v;
+}
+
+struct folios
+{
+  unsigned long size[MAX_SIZES], count[MAX_SIZES];
+  int n;
+};
+
+/* The folios behind the pages of [START, END) that are in memory: their
+   sizes into *F.  Returns the largest, in bytes, or -1 where pagemap or
+   kpageflags give nothing (not root: the PFNs read as 0).  */
+static long
+largest_folio (unsigned long start, unsigned long end, unsigned long page,
+	       struct folios *f)
+{
+  int pm = open ("/proc/self/pagemap", O_RDONLY);
+  int kf = open ("/proc/kpageflags", O_RDONLY);
+  uint64_t e, flags, pfn, head = 0, pages = 0;
+  long largest = -1;
+
+  f->n = 0;
+  for (unsigned long a = start; pm >= 0 && kf >= 0 && a < end; a += page)
+    {
+      if (!entry (pm, a / page, &e) || !(e & PM_PRESENT)
+	  || (pfn = e & PM_PFN_MASK) == 0)
+	continue;
+      if (pfn >= head && pfn < head + pages)
+	continue;		/* In the folio seen last.  */
+      /* Back over the tail pages to the head, then forward over the
+	 head's tails.  */
+      head = pfn;
+      while (entry (kf, head, &flags) && (flags >> KPF_COMPOUND_TAIL & 1)
+	     && head > 0 && pfn - head < MAX_FOLIO_PAGES)
+	head--;
+      pages = 1;
+      if (entry (kf, head, &flags) && (flags >> KPF_COMPOUND_HEAD & 1))
+	while (pages < MAX_FOLIO_PAGES && entry (kf, head + pages, &flags)
+	       && (flags >> KPF_COMPOUND_TAIL & 1))
+	  pages++;
+      else
+	head = pfn;		/* A page of its own.  */
+      unsigned long size = pages * page;
+      int i = 0;
+      while (i < f->n && f->size[i] != size)
+	i++;
+      if (i == f->n && f->n < MAX_SIZES)
+	{
+	  f->size[f->n] = size;
+	  f->count[f->n++] = 0;
+	}
+      if (i < f->n)
+	f->count[i]++;
+      if ((long) size > largest)
+	largest = (long) size;
+    }
+  if (pm >= 0)
+    close (pm);
+  if (kf >= 0)
+    close (kf);
+  return largest;
+}
+
+/* " folio=F folios=LIST", the sizes largest first.  */
+static void
+print_folios (long largest, struct folios *f)
+{
+  printf (" folio=%ld folios=", largest);
+  if (f->n == 0)
+    putchar ('-');
+  for (int done = 0; done < f->n; done++)
+    {
+      int max = 0;
+      for (int i = 1; i < f->n; i++)
+	if (f->size[i] > f->size[max])
+	  max = i;
+      printf ("%s%lu:%lu", done ? "," : "", f->size[max], f->count[max]);
+      f->size[max] = 0;
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -85,6 +199,9 @@ main (int argc, char **argv)
 		      ? "libbig.so" : "", 0, 0 };
   volatile unsigned long sum = 0;
   unsigned char trap = 0xcc;
+  unsigned long h = pmd_size (), page = (unsigned long) sysconf (_SC_PAGESIZE);
+  struct folios folios;
+  long largest;
   int fd;
 
   bigfn ();
@@ -94,15 +211,23 @@ main (int argc, char **argv)
       puts ("RESULT error=no-code-segment");
       return 2;
     }
-  for (unsigned long a = t.start; a < t.end; a += 4096)
+  if (h == 0)
+    {
+      puts ("RESULT error=no-hpage-pmd-size");
+      return 2;
+    }
+  for (unsigned long a = t.start; a < t.end; a += page)
     sum += *(volatile unsigned char *) a;
-  printf ("RESULT aligned=%d text=%lu pmd=%lu\n", t.start % H == 0,
+  printf ("RESULT aligned=%d text=%lu pmd=%lu", t.start % h == 0,
 	  t.end - t.start, pmd_mapped (t.start, t.end));
+  largest = largest_folio (t.start, t.end, page, &folios);
+  print_folios (largest, &folios);
+  putchar ('\n');
   if (strcmp (argv[argc - 1], "poke") != 0)
     return 0;
   /* A breakpoint in the last page of the text, in the padding.  */
   fd = open ("/proc/self/mem", O_RDWR);
-  if (fd < 0 || pwrite (fd, &trap, 1, (off_t) (t.end - 4096)) != 1)
+  if (fd < 0 || pwrite (fd, &trap, 1, (off_t) (t.end - page)) != 1)
     {
       puts ("AFTER-WRITE error=cannot-write");
       return 2;
