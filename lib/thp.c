@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -48,17 +49,25 @@ unsigned
 ht_kernel_version (void)
 {
   struct utsname u;
+  const char *release = getenv ("HUGETEXT_KERNEL_RELEASE");
   unsigned major = 0, minor = 0;
 
-  if (uname (&u) != 0 || sscanf (u.release, "%u.%u", &major, &minor) != 2)
+  if (release == NULL || *release == '\0')
+    {
+      if (uname (&u) != 0)
+	return 0;
+      release = u.release;
+    }
+  if (sscanf (release, "%u.%u", &major, &minor) != 2)
     return 0;
   return major * 1000 + minor;
 }
 
 /* lib/filesystems.def, the one table of filesystems; its SINCE column's
-   two words, and its kinds.  */
+   two words, its kinds, and MAXFOLIO's word.  */
 #define HT_FS_NEVER UINT_MAX
 #define HT_FS_UNKNOWN_VERSION (UINT_MAX - 1)
+#define HT_FS_PMD UINT64_MAX
 
 enum ht_fs_kind
 {
@@ -73,38 +82,164 @@ static const struct
   unsigned long magic;
   unsigned since;
   enum ht_fs_kind kind;
+  uint64_t max_folio;
 } filesystems[] = {
-#define HT_FS(name, magic, since, kind) { name, magic, since, kind },
+#define HT_FS(name, magic, since, kind, max_folio) \
+  { name, magic, since, kind, max_folio },
+#define HT_KERNEL(name, since, value)
 #include "../filesystems.def"
+#undef HT_KERNEL
 #undef HT_FS
 };
 
-void
-ht_fs_describe (unsigned long magic, unsigned kernel, struct ht_fs_info *info)
+/* Its kernel-wide facts: NAME_SINCE and NAME_VALUE.  */
+enum
 {
+#define HT_FS(name, magic, since, kind, max_folio)
+#define HT_KERNEL(name, since, value) name##_SINCE = since, \
+  name##_VALUE = value,
+#include "../filesystems.def"
+#undef HT_KERNEL
+#undef HT_FS
+};
+
+/* SIZE, a power of two, as "256 KiB" or "2 MiB", in BUF.  */
+static const char *
+size_words (uint64_t size, char buf[32])
+{
+  if (size >= 1024 * 1024 && size % (1024 * 1024) == 0)
+    snprintf (buf, 32, "%llu MiB", (unsigned long long) (size >> 20));
+  else
+    snprintf (buf, 32, "%llu KiB", (unsigned long long) (size >> 10));
+  return buf;
+}
+
+bool
+ht_collapse_needs_pmd_folios (unsigned kernel)
+{
+  return kernel >= HT_COLLAPSE_PMD_FOLIOS_SINCE;
+}
+
+void
+ht_fs_describe (unsigned long magic, unsigned kernel, uint64_t h,
+		struct ht_fs_info *info)
+{
+  char a[32], b[32];
+
   info->name = "unknown";
+  info->kernel = kernel;
+  info->h = h;
   info->folios = HT_FS_UNKNOWN;
+  info->pmd_folios = HT_FS_UNKNOWN;
   info->shmem = false;
   info->network = false;
+  info->why[0] = '\0';
   for (size_t i = 0; i < sizeof filesystems / sizeof filesystems[0]; i++)
     if (filesystems[i].magic == magic)
       {
 	unsigned since = filesystems[i].since;
+	uint64_t max = filesystems[i].max_folio;
 
 	info->name = filesystems[i].name;
 	info->shmem = filesystems[i].kind == HT_FS_SHMEM;
 	info->network = filesystems[i].kind == HT_FS_NETWORK;
 	if (since == HT_FS_UNKNOWN_VERSION)
-	  info->folios = HT_FS_UNKNOWN;
+	  break;
+	info->pmd_folios = info->folios = HT_FS_SMALL_FOLIOS;
+	if (since == HT_FS_NEVER)
+	  snprintf (info->why, sizeof info->why, "%s has only small "
+		    "folios in its page cache on every kernel hugetext "
+		    "knows", info->name);
+	else if (kernel < since)
+	  snprintf (info->why, sizeof info->why, "%s has no large folios "
+		    "before Linux %u.%u", info->name, since / 1000,
+		    since % 1000);
+	else if (max != HT_FS_PMD && max < h)
+	  snprintf (info->why, sizeof info->why, "%s's page cache holds "
+		    "folios of at most %s, less than H (%s)", info->name,
+		    size_words (max, a), size_words (h, b));
 	else
-	  info->folios = (since != HT_FS_NEVER && kernel >= since
-			  ? HT_FS_LARGE_FOLIOS : HT_FS_SMALL_FOLIOS);
+	  {
+	    info->pmd_folios = info->folios = HT_FS_LARGE_FOLIOS;
+	    if (kernel >= HT_HUGEPAGE_READAHEAD_CAP_SINCE
+		&& h > HT_HUGEPAGE_READAHEAD_CAP_VALUE)
+	      {
+		info->folios = HT_FS_SMALL_FOLIOS;
+		snprintf (info->why, sizeof info->why, "from Linux %u.%u, "
+			  "MADV_HUGEPAGE readahead brings folios of at most "
+			  "%s, less than H (%s): only MADV_COLLAPSE fills a "
+			  "huge page",
+			  HT_HUGEPAGE_READAHEAD_CAP_SINCE / 1000,
+			  HT_HUGEPAGE_READAHEAD_CAP_SINCE % 1000,
+			  size_words (HT_HUGEPAGE_READAHEAD_CAP_VALUE, a),
+			  size_words (h, b));
+	      }
+	  }
 	break;
       }
 }
 
+const char *
+ht_fs_refusal (const struct ht_fs_info *fs, bool collapse, char *buf)
+{
+  enum ht_fs_folios need = fs->folios;
+
+  if (fs->folios == HT_FS_LARGE_FOLIOS)
+    return NULL;
+  /* MADV_COLLAPSE is the other way in: before HT_COLLAPSE_PMD_FOLIOS on
+     any filesystem, large folios or not, where the kernel has
+     READ_ONLY_THP_FOR_FS (found out by trying); from it wherever the
+     page cache can hold folios of H.  */
+  if (collapse)
+    need = (ht_collapse_needs_pmd_folios (fs->kernel) ? fs->pmd_folios
+	    : HT_FS_UNKNOWN);
+  if (need == HT_FS_LARGE_FOLIOS)
+    return NULL;
+  if (need == HT_FS_SMALL_FOLIOS && collapse)
+    snprintf (buf, HT_FS_WHY_LEN, "%s; from Linux %u.%u MADV_COLLAPSE "
+	      "needs a page cache that holds folios of H, too", fs->why,
+	      HT_COLLAPSE_PMD_FOLIOS_SINCE / 1000,
+	      HT_COLLAPSE_PMD_FOLIOS_SINCE % 1000);
+  else if (need == HT_FS_SMALL_FOLIOS)
+    snprintf (buf, HT_FS_WHY_LEN, "%s", fs->why);
+  /* Not known either way: a local filesystem is tried, and the result
+     measured; a network filesystem is not.  */
+  else if (!fs->network)
+    return NULL;
+  else if (fs->folios == HT_FS_SMALL_FOLIOS)
+    snprintf (buf, HT_FS_WHY_LEN, "%s", fs->why);
+  else
+    snprintf (buf, HT_FS_WHY_LEN, "%s, a network filesystem: its page "
+	      "cache is not known to hold huge folios", fs->name);
+  return buf;
+}
+
+const char *
+ht_collapse_einval (const struct ht_fs_info *fs, char *buf)
+{
+  char a[32];
+
+  if (!ht_collapse_needs_pmd_folios (fs->kernel))
+    snprintf (buf, HT_FS_WHY_LEN, "MADV_COLLAPSE is not supported for "
+	      "files by this kernel (it needs READ_ONLY_THP_FOR_FS)");
+  else if (fs->pmd_folios == HT_FS_SMALL_FOLIOS)
+    snprintf (buf, HT_FS_WHY_LEN, "MADV_COLLAPSE needs a page cache that "
+	      "holds folios of H (%s) from Linux %u.%u, and %s",
+	      size_words (fs->h, a), HT_COLLAPSE_PMD_FOLIOS_SINCE / 1000,
+	      HT_COLLAPSE_PMD_FOLIOS_SINCE % 1000, fs->why);
+  else
+    snprintf (buf, HT_FS_WHY_LEN, "MADV_COLLAPSE refused the range: from "
+	      "Linux %u.%u it needs a page cache that holds folios of H "
+	      "(%s), which this file's has not (%s with data=journal or "
+	      "encryption on ext4?), or THP is off for the mapping",
+	      HT_COLLAPSE_PMD_FOLIOS_SINCE / 1000,
+	      HT_COLLAPSE_PMD_FOLIOS_SINCE % 1000, size_words (fs->h, a),
+	      fs->name);
+  return buf;
+}
+
 int
-ht_fs_info (int fd, struct ht_fs_info *info)
+ht_fs_info (int fd, uint64_t h, struct ht_fs_info *info)
 {
   struct statfs fs;
   struct statvfs vfs;
@@ -114,6 +249,6 @@ ht_fs_info (int fd, struct ht_fs_info *info)
     return -1;
   info->read_only = (vfs.f_flag & ST_RDONLY) != 0;
   /* f_type is signed on some ABIs: 0xff534d42 must not sign-extend.  */
-  ht_fs_describe ((uint32_t) fs.f_type, ht_kernel_version (), info);
+  ht_fs_describe ((uint32_t) fs.f_type, ht_kernel_version (), h, info);
   return 0;
 }

@@ -17,8 +17,10 @@
 
 #define _GNU_SOURCE
 #include "hugetext/machine.h"
+#include "hugetext/thp.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -60,6 +62,21 @@ report (const struct settings *s, const char *fmt, ...)
     }
 }
 
+/* What MADV_COLLAPSE failing with EINVAL for the text of PATH (NULL: the
+   program) means on this kernel, in BUF (HT_FS_WHY_LEN bytes).  */
+static const char *
+collapse_einval (const char *path, uintptr_t h, char *buf)
+{
+  struct ht_fs_info fs;
+  int fd = open (path ? path : "/proc/self/exe", O_RDONLY | O_CLOEXEC);
+
+  if (fd < 0 || ht_fs_info (fd, h, &fs) != 0)
+    ht_fs_describe (0, ht_kernel_version (), h, &fs);
+  if (fd >= 0)
+    close (fd);
+  return ht_collapse_einval (&fs, buf);
+}
+
 static int
 advise_object (struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -97,13 +114,17 @@ advise_object (struct dl_phdr_info *info, size_t size, void *data)
 	      (unsigned long) last, (unsigned long) (last - first) / 1024);
       if (s->collapse)
 	{
+	  char why[HT_FS_WHY_LEN];
+
 	  if (madvise ((void *) first, last - first, MADV_COLLAPSE) == 0)
 	    report (s, "hugetext-startup: %s: MADV_COLLAPSE done\n", name);
+	  else if (errno == EINVAL && s->verbose)
+	    report (s, "hugetext-startup: %s: MADV_COLLAPSE: %s\n", name,
+		    collapse_einval (info->dlpi_name && *info->dlpi_name
+				     ? info->dlpi_name : NULL, s->h, why));
 	  else
 	    report (s, "hugetext-startup: %s: MADV_COLLAPSE: %s\n", name,
-		    errno == EINVAL
-		    ? "not supported for file text by this kernel"
-		    : strerror (errno));
+		    strerror (errno));
 	}
     }
   return 0;

@@ -1,5 +1,6 @@
 /* Unit tests of the filesystem facts: ht_fs_info and ht_fs_describe say
-   what lib/filesystems.def says, line by line.  */
+   what lib/filesystems.def says, line by line, and what the tools make
+   of them per kernel (ht_fs_refusal, ht_collapse_einval).  */
 
 #define _GNU_SOURCE
 #include "unit.h"
@@ -12,73 +13,144 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-/* The table as text: SINCE and KIND as they are written, so that this
-   test reads them as the Python and Tcl readers do, not as thp.c does.  */
+/* The table as text: SINCE, KIND and MAXFOLIO as they are written, so
+   that this test reads them as the Python and Tcl readers do, not as
+   thp.c does; and its kernel-wide lines.  */
 static const struct
 {
   const char *name;
   unsigned long magic;
   const char *since;
   const char *kind;
+  const char *max_folio;
 } table[] = {
-#define HT_FS(name, magic, since, kind) { name, magic, #since, #kind },
+#define HT_FS(name, magic, since, kind, max_folio) \
+  { name, magic, #since, #kind, #max_folio },
+#define HT_KERNEL(name, since, value)
 #include "../../lib/filesystems.def"
+#undef HT_KERNEL
+#undef HT_FS
+};
+
+static const struct
+{
+  const char *name;
+  unsigned since;
+  unsigned long value;
+} kernel_facts[] = {
+#define HT_FS(name, magic, since, kind, max_folio)
+#define HT_KERNEL(name, since, value) { #name, since, value },
+#include "../../lib/filesystems.def"
+#undef HT_KERNEL
 #undef HT_FS
 };
 
 #define NTABLE (sizeof table / sizeof table[0])
+#define MIB (1024 * 1024ULL)
 
-/* What the table says of line I on kernel version KERNEL.  */
-static enum ht_fs_folios
-folios_of (size_t i, unsigned kernel)
+/* The SINCE and VALUE of the kernel-wide fact NAME.  */
+static unsigned
+fact_since (const char *name, unsigned long *value)
 {
-  if (strcmp (table[i].since, "HT_FS_UNKNOWN_VERSION") == 0)
-    return HT_FS_UNKNOWN;
-  if (strcmp (table[i].since, "HT_FS_NEVER") == 0)
-    return HT_FS_SMALL_FOLIOS;
-  return (kernel >= strtoul (table[i].since, NULL, 10)
-	  ? HT_FS_LARGE_FOLIOS : HT_FS_SMALL_FOLIOS);
+  for (size_t i = 0; i < sizeof kernel_facts / sizeof kernel_facts[0]; i++)
+    if (strcmp (kernel_facts[i].name, name) == 0)
+      {
+	if (value)
+	  *value = kernel_facts[i].value;
+	return kernel_facts[i].since;
+      }
+  fprintf (stderr, "lib/filesystems.def has no HT_KERNEL %s\n", name);
+  unit_failures++;
+  return 0;
 }
 
-/* Every line of the table, on the kernels either side of its SINCE.  */
+/* What the table says of line I on kernel version KERNEL with huge pages
+   of H: whether the page cache can hold folios of H (PMD) and whether
+   MADV_HUGEPAGE readahead brings them (READAHEAD).  */
+static void
+folios_of (size_t i, unsigned kernel, uint64_t h, enum ht_fs_folios *pmd,
+	   enum ht_fs_folios *readahead)
+{
+  unsigned long cap;
+  unsigned cap_since = fact_since ("HT_HUGEPAGE_READAHEAD_CAP", &cap);
+  bool whole = strcmp (table[i].max_folio, "HT_FS_PMD") == 0;
+
+  *pmd = *readahead = HT_FS_SMALL_FOLIOS;
+  if (strcmp (table[i].since, "HT_FS_UNKNOWN_VERSION") == 0)
+    *pmd = *readahead = HT_FS_UNKNOWN;
+  else if (strcmp (table[i].since, "HT_FS_NEVER") != 0
+	   && kernel >= strtoul (table[i].since, NULL, 10)
+	   && (whole || strtoull (table[i].max_folio, NULL, 0) >= h))
+    {
+      *pmd = HT_FS_LARGE_FOLIOS;
+      *readahead = kernel >= cap_since && h > cap ? HT_FS_SMALL_FOLIOS
+		   : HT_FS_LARGE_FOLIOS;
+    }
+}
+
+/* Every line of the table, on the kernels either side of its SINCE and
+   of the kernel-wide facts', with H 2 MiB (x86-64) and 32 MiB (arm64
+   with 16 KiB pages).  */
 static void
 every_line (void)
 {
+  unsigned collapse = fact_since ("HT_COLLAPSE_PMD_FOLIOS", NULL);
+  unsigned cap = fact_since ("HT_HUGEPAGE_READAHEAD_CAP", NULL);
+
   CHECK (NTABLE >= 10);
+  CHECK (collapse > 6018 && cap > 6018);
   for (size_t i = 0; i < NTABLE; i++)
     {
       char *end;
       unsigned long since = strtoul (table[i].since, &end, 10);
-      unsigned kernels[] = { 0, 4019, 6001, 6012, 99999, 0, 0 };
+      unsigned kernels[] = { 0, 4019, 6001, 6012, 99999, collapse - 1,
+			     collapse, cap - 1, cap, 0, 0 };
+      uint64_t hs[] = { 2 * MIB, 32 * MIB };
 
       CHECK (*end == '\0' || strncmp (table[i].since, "HT_FS_", 6) == 0);
       CHECK (strcmp (table[i].kind, "HT_FS_LOCAL") == 0
 	     || strcmp (table[i].kind, "HT_FS_SHMEM") == 0
 	     || strcmp (table[i].kind, "HT_FS_NETWORK") == 0);
+      /* MAXFOLIO is HT_FS_PMD or a power of two, and 0 where SINCE is
+	 not a version.  */
+      if (*end == '\0')
+	{
+	  unsigned long long max = strtoull (table[i].max_folio, NULL, 0);
+
+	  CHECK (strcmp (table[i].max_folio, "HT_FS_PMD") == 0
+		 || (max > 4096 && (max & (max - 1)) == 0));
+	}
       if (*end == '\0' && since > 0)
 	{
-	  kernels[5] = since - 1;
-	  kernels[6] = since;
+	  kernels[9] = since - 1;
+	  kernels[10] = since;
 	}
       for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
-	{
-	  struct ht_fs_info info;
+	for (size_t j = 0; j < sizeof hs / sizeof hs[0]; j++)
+	  {
+	    struct ht_fs_info info;
+	    enum ht_fs_folios pmd, readahead;
 
-	  memset (&info, 0xa5, sizeof info);
-	  ht_fs_describe (table[i].magic, kernels[k], &info);
-	  if (strcmp (info.name, table[i].name) != 0
-	      || info.folios != folios_of (i, kernels[k])
-	      || info.shmem != !strcmp (table[i].kind, "HT_FS_SHMEM")
-	      || info.network != !strcmp (table[i].kind, "HT_FS_NETWORK"))
-	    {
-	      fprintf (stderr, "%s (0x%lx) on %u: name %s, folios %d, "
-		       "shmem %d, network %d; the table says %s %s\n",
-		       table[i].name, table[i].magic, kernels[k], info.name,
-		       (int) info.folios, info.shmem, info.network,
-		       table[i].since, table[i].kind);
-	      unit_failures++;
-	    }
-	}
+	    memset (&info, 0xa5, sizeof info);
+	    ht_fs_describe (table[i].magic, kernels[k], hs[j], &info);
+	    folios_of (i, kernels[k], hs[j], &pmd, &readahead);
+	    if (strcmp (info.name, table[i].name) != 0
+		|| info.kernel != kernels[k] || info.h != hs[j]
+		|| info.folios != readahead || info.pmd_folios != pmd
+		|| (info.folios == HT_FS_SMALL_FOLIOS && info.why[0] == '\0')
+		|| info.shmem != !strcmp (table[i].kind, "HT_FS_SHMEM")
+		|| info.network != !strcmp (table[i].kind, "HT_FS_NETWORK"))
+	      {
+		fprintf (stderr, "%s (0x%lx) on %u, H %llu: name %s, folios "
+			 "%d, pmd_folios %d, shmem %d, network %d; the table "
+			 "says %s %s %s\n", table[i].name, table[i].magic,
+			 kernels[k], (unsigned long long) hs[j], info.name,
+			 (int) info.folios, (int) info.pmd_folios, info.shmem,
+			 info.network, table[i].since, table[i].kind,
+			 table[i].max_folio);
+		unit_failures++;
+	      }
+	  }
     }
 }
 
@@ -88,28 +160,171 @@ facts (void)
 {
   struct ht_fs_info info;
 
-  ht_fs_describe (0xef53, 6012, &info);
+  ht_fs_describe (0xef53, 6012, 2 * MIB, &info);
   CHECK (strcmp (info.name, "ext4") == 0);
   CHECK_EQ (info.folios, HT_FS_SMALL_FOLIOS);
-  ht_fs_describe (0xef53, 6015, &info);
+  CHECK (strcmp (info.why, "ext4 has no large folios before Linux 6.16")
+	 == 0);
+  ht_fs_describe (0xef53, 6015, 2 * MIB, &info);
   CHECK_EQ (info.folios, HT_FS_SMALL_FOLIOS);
-  ht_fs_describe (0xef53, 6016, &info);
+  ht_fs_describe (0xef53, 6016, 2 * MIB, &info);
   CHECK_EQ (info.folios, HT_FS_LARGE_FOLIOS);
+  CHECK_EQ (info.pmd_folios, HT_FS_LARGE_FOLIOS);
   CHECK (!info.shmem && !info.network);
-  ht_fs_describe (0x58465342, 6001, &info);
+  ht_fs_describe (0x58465342, 6001, 2 * MIB, &info);
   CHECK (strcmp (info.name, "xfs") == 0);
   CHECK_EQ (info.folios, HT_FS_LARGE_FOLIOS);
-  ht_fs_describe (0x01021994, 6012, &info);
+  ht_fs_describe (0x01021994, 6012, 2 * MIB, &info);
   CHECK (strcmp (info.name, "tmpfs") == 0);
   CHECK (info.shmem);
   CHECK_EQ (info.folios, HT_FS_UNKNOWN);
-  ht_fs_describe (0xfe534d42, 6012, &info);
+  ht_fs_describe (0xfe534d42, 6012, 2 * MIB, &info);
   CHECK (strcmp (info.name, "cifs") == 0);
   CHECK (info.network);
-  ht_fs_describe (0x1234, 6012, &info);
+  ht_fs_describe (0x1234, 6012, 2 * MIB, &info);
   CHECK (strcmp (info.name, "unknown") == 0);
   CHECK_EQ (info.folios, HT_FS_UNKNOWN);
   CHECK (!info.shmem && !info.network);
+
+  /* Linux 7.2.  NFS and SMB: large folios, up to H.  */
+  ht_fs_describe (0x6969, 7002, 2 * MIB, &info);
+  CHECK (strcmp (info.name, "nfs") == 0 && info.network);
+  CHECK_EQ (info.folios, HT_FS_LARGE_FOLIOS);
+  ht_fs_describe (0xff534d42, 7002, 2 * MIB, &info);
+  CHECK_EQ (info.pmd_folios, HT_FS_LARGE_FOLIOS);
+  /* btrfs: 256 KiB at most, never a folio of H.  */
+  ht_fs_describe (0x9123683e, 7002, 2 * MIB, &info);
+  CHECK (strcmp (info.name, "btrfs") == 0);
+  CHECK_EQ (info.folios, HT_FS_SMALL_FOLIOS);
+  CHECK_EQ (info.pmd_folios, HT_FS_SMALL_FOLIOS);
+  CHECK (strcmp (info.why, "btrfs's page cache holds folios of at most "
+		 "256 KiB, less than H (2 MiB)") == 0);
+  ht_fs_describe (0xe0f5e1e2, 7002, 2 * MIB, &info);
+  CHECK (strcmp (info.name, "erofs") == 0);
+  CHECK_EQ (info.pmd_folios, HT_FS_LARGE_FOLIOS);
+  /* arm64 with 16 KiB pages: ext4 (4 KiB blocks) stops at 8 MiB; XFS
+     holds 32 MiB folios, but readahead brings 2 MiB ones.  */
+  ht_fs_describe (0xef53, 7002, 32 * MIB, &info);
+  CHECK_EQ (info.pmd_folios, HT_FS_SMALL_FOLIOS);
+  CHECK (strcmp (info.why, "ext4's page cache holds folios of at most "
+		 "8 MiB, less than H (32 MiB)") == 0);
+  ht_fs_describe (0x58465342, 7002, 32 * MIB, &info);
+  CHECK_EQ (info.pmd_folios, HT_FS_LARGE_FOLIOS);
+  CHECK_EQ (info.folios, HT_FS_SMALL_FOLIOS);
+  CHECK (strstr (info.why, "from Linux 7.2, MADV_HUGEPAGE readahead brings "
+		 "folios of at most 2 MiB, less than H (32 MiB)") != NULL);
+  ht_fs_describe (0x58465342, 6012, 32 * MIB, &info);
+  CHECK_EQ (info.folios, HT_FS_LARGE_FOLIOS);
+
+  CHECK (!ht_collapse_needs_pmd_folios (6012));
+  CHECK (!ht_collapse_needs_pmd_folios (7001));
+  CHECK (ht_collapse_needs_pmd_folios (7002));
+}
+
+/* What hugetext warm refuses (its exit status 8) and says, per kernel;
+   NULL: it tries.  */
+static const char *
+refusal (unsigned long magic, unsigned kernel, uint64_t h, bool collapse,
+	 char *buf)
+{
+  struct ht_fs_info info;
+
+  ht_fs_describe (magic, kernel, h, &info);
+  return ht_fs_refusal (&info, collapse, buf);
+}
+
+static void
+warm_refusals (void)
+{
+  char buf[HT_FS_WHY_LEN];
+  const char *why;
+
+  /* 6.1: ext4 has small folios; --collapse tries (READ_ONLY_THP_FOR_FS
+     may be there); NFS is refused either way.  */
+  why = refusal (0xef53, 6001, 2 * MIB, false, buf);
+  CHECK (why != NULL
+	 && strcmp (why, "ext4 has no large folios before Linux 6.16") == 0);
+  CHECK (refusal (0xef53, 6001, 2 * MIB, true, buf) == NULL);
+  why = refusal (0x6969, 6001, 2 * MIB, true, buf);
+  CHECK (why != NULL
+	 && strcmp (why, "nfs has no large folios before Linux 6.11") == 0);
+  /* 6.12: NFS and SMB have large folios: tried, as XFS.  */
+  CHECK (refusal (0x6969, 6012, 2 * MIB, false, buf) == NULL);
+  CHECK (refusal (0xfe534d42, 6012, 2 * MIB, true, buf) == NULL);
+  CHECK (refusal (0x58465342, 6012, 2 * MIB, false, buf) == NULL);
+  /* fuse: nobody knows; a network filesystem is not tried.  */
+  why = refusal (0x65735546, 6012, 2 * MIB, true, buf);
+  CHECK (why != NULL && strstr (why, "fuse, a network filesystem") == why);
+  why = refusal (0x65735546, 7002, 2 * MIB, false, buf);
+  CHECK (why != NULL);
+  /* 9p: small folios on every kernel.  */
+  CHECK (refusal (0x01021997, 7002, 2 * MIB, true, buf) != NULL);
+
+  /* 7.2: --collapse on btrfs is refused (no folios of H: MADV_COLLAPSE
+     would fail), where before 7.2 it was tried.  */
+  CHECK (refusal (0x9123683e, 7001, 2 * MIB, true, buf) == NULL);
+  why = refusal (0x9123683e, 7002, 2 * MIB, true, buf);
+  CHECK (why != NULL
+	 && strcmp (why, "btrfs's page cache holds folios of at most "
+		    "256 KiB, less than H (2 MiB); from Linux 7.2 "
+		    "MADV_COLLAPSE needs a page cache that holds folios of "
+		    "H, too") == 0);
+  CHECK (refusal (0x9123683e, 7002, 2 * MIB, false, buf) != NULL);
+  /* 7.2, arm64 with 16 KiB pages: XFS only with --collapse; ext4 not.  */
+  why = refusal (0x58465342, 7002, 32 * MIB, false, buf);
+  CHECK (why != NULL && strstr (why, "only MADV_COLLAPSE") != NULL);
+  CHECK (refusal (0x58465342, 7002, 32 * MIB, true, buf) == NULL);
+  CHECK (refusal (0xef53, 7002, 32 * MIB, true, buf) != NULL);
+  CHECK (refusal (0xef53, 7002, 2 * MIB, true, buf) == NULL);
+  /* tmpfs and unknown local filesystems are tried.  */
+  CHECK (refusal (0x01021994, 7002, 2 * MIB, false, buf) == NULL);
+  CHECK (refusal (0x1234, 7002, 2 * MIB, true, buf) == NULL);
+}
+
+/* What MADV_COLLAPSE failing with EINVAL means (warm's exit status 6,
+   and the helper's message), per kernel.  */
+static void
+collapse_einval (void)
+{
+  char buf[HT_FS_WHY_LEN];
+  struct ht_fs_info info;
+
+  ht_fs_describe (0xef53, 6012, 2 * MIB, &info);
+  CHECK (strcmp (ht_collapse_einval (&info, buf), "MADV_COLLAPSE is not "
+		 "supported for files by this kernel (it needs "
+		 "READ_ONLY_THP_FOR_FS)") == 0);
+  ht_fs_describe (0xef53, 7001, 2 * MIB, &info);
+  CHECK (strstr (ht_collapse_einval (&info, buf), "READ_ONLY_THP_FOR_FS")
+	 != NULL);
+  /* 7.2: the filesystem, not the kernel.  */
+  ht_fs_describe (0x9123683e, 7002, 2 * MIB, &info);
+  CHECK (strcmp (ht_collapse_einval (&info, buf), "MADV_COLLAPSE needs a "
+		 "page cache that holds folios of H (2 MiB) from Linux 7.2, "
+		 "and btrfs's page cache holds folios of at most 256 KiB, "
+		 "less than H (2 MiB)") == 0);
+  ht_fs_describe (0xef53, 7002, 2 * MIB, &info);
+  CHECK (strstr (ht_collapse_einval (&info, buf), "READ_ONLY") == NULL);
+  CHECK (strstr (ht_collapse_einval (&info, buf), "from Linux 7.2 it needs "
+		 "a page cache that holds folios of H (2 MiB), which this "
+		 "file's has not (ext4 with data=journal") != NULL);
+}
+
+/* HUGETEXT_KERNEL_RELEASE stands for uname's release.  */
+static void
+kernel_release (void)
+{
+  unsigned real;
+
+  unsetenv ("HUGETEXT_KERNEL_RELEASE");
+  real = ht_kernel_version ();
+  CHECK (real >= 2006);
+  setenv ("HUGETEXT_KERNEL_RELEASE", "7.2.13+deb14-amd64", 1);
+  CHECK_EQ (ht_kernel_version (), 7002u);
+  setenv ("HUGETEXT_KERNEL_RELEASE", "6.1.0-42-amd64", 1);
+  CHECK_EQ (ht_kernel_version (), 6001u);
+  setenv ("HUGETEXT_KERNEL_RELEASE", "", 1);
+  CHECK_EQ (ht_kernel_version (), real);
+  unsetenv ("HUGETEXT_KERNEL_RELEASE");
 }
 
 /* ht_fs_info on a real file: what ht_fs_describe says of its
@@ -125,14 +340,17 @@ open_file (void)
   if (fd < 0)
     return;
   CHECK (fstatfs (fd, &fs) == 0);
-  CHECK (ht_fs_info (fd, &info) == 0);
-  ht_fs_describe ((uint32_t) fs.f_type, ht_kernel_version (), &want);
+  CHECK (ht_fs_info (fd, 2 * MIB, &info) == 0);
+  ht_fs_describe ((uint32_t) fs.f_type, ht_kernel_version (), 2 * MIB,
+		  &want);
   CHECK (strcmp (info.name, want.name) == 0);
   CHECK_EQ (info.folios, want.folios);
+  CHECK_EQ (info.pmd_folios, want.pmd_folios);
+  CHECK_EQ (info.kernel, want.kernel);
   CHECK_EQ (info.shmem, want.shmem);
   CHECK_EQ (info.network, want.network);
   close (fd);
-  CHECK (ht_fs_info (-1, &info) == -1);
+  CHECK (ht_fs_info (-1, 2 * MIB, &info) == -1);
 }
 
 int
@@ -141,6 +359,9 @@ main (int argc, char **argv)
   static const struct unit_test tests[] = {
     UNIT_TEST (every_line),
     UNIT_TEST (facts),
+    UNIT_TEST (warm_refusals),
+    UNIT_TEST (collapse_einval),
+    UNIT_TEST (kernel_release),
     UNIT_TEST (open_file),
   };
   return unit_main ("thp", tests, sizeof tests / sizeof tests[0], argc,

@@ -39,6 +39,7 @@ struct text_map
   uint64_t size, pmd, eligible;
   bool congruent;
   const char *reason;		/* NULL when fully PMD-mapped.  */
+  char why[HT_FS_WHY_LEN];	/* Room for a reason made up for it.  */
 };
 
 struct status
@@ -73,9 +74,10 @@ status_usage (FILE *out)
 	   ht_progname, ht_progname);
 }
 
-/* Why the mapping M is not fully PMD-mapped.  */
+/* Why the mapping M is not fully PMD-mapped, in words (in BUF where they
+   are made up: HT_FS_WHY_LEN bytes).  */
 static const char *
-explain (const struct status *st, const struct text_map *t)
+explain (const struct status *st, const struct text_map *t, char *buf)
 {
   struct ht_fs_info fs;
   int fd;
@@ -88,8 +90,6 @@ explain (const struct status *st, const struct text_map *t)
 	   "(link with -z hugetext)";
   if (t->eligible == 0)
     return "smaller than one aligned huge page";
-  if (st->mode == HT_THP_NEVER)
-    return "transparent huge pages are disabled (enabled=never)";
   if (t->m.vm_nohugepage)
     return "the process turned huge pages off for it (MADV_NOHUGEPAGE or "
 	   "PR_SET_THP_DISABLE)";
@@ -99,16 +99,33 @@ explain (const struct status *st, const struct text_map *t)
     return "the rest has not been run yet: the kernel maps text, huge or "
 	   "not, on first use";
   fd = open (t->path, O_RDONLY | O_CLOEXEC);
-  if (fd >= 0 && ht_fs_info (fd, &fs) == 0)
+  if (fd >= 0 && ht_fs_info (fd, st->o->page_size, &fs) == 0)
     {
       if (fs.shmem)
 	why = "tmpfs gives huge pages only when mounted with huge=always or "
 	      "huge=within_size";
+      else if (fs.pmd_folios == HT_FS_SMALL_FOLIOS)
+	{
+	  snprintf (buf, HT_FS_WHY_LEN, "the page cache cannot hold huge "
+		    "folios for this file on this kernel: %s", fs.why);
+	  why = buf;
+	}
       else if (fs.folios == HT_FS_SMALL_FOLIOS)
-	why = "the kernel lacks large-folio support for this filesystem";
+	{
+	  snprintf (buf, HT_FS_WHY_LEN, "%s (run 'hugetext warm --collapse "
+		    "FILE', then restart the program)", fs.why);
+	  why = buf;
+	}
     }
   if (fd >= 0)
     close (fd);
+  /* In "never" the kernel still maps a huge folio that is in the page
+     cache with a PMD; only nothing but MADV_HUGEPAGE readahead or
+     MADV_COLLAPSE (hugetext warm) puts one there.  */
+  if (why == NULL && st->mode == HT_THP_NEVER)
+    why = "the page cache holds small folios for this file, and with THP "
+	  "\"never\" nothing reads text in huge folios by itself (run "
+	  "'hugetext warm FILE', then restart the program)";
   if (why == NULL)
     why = "the page cache holds small folios for this file "
 	  "(run 'hugetext warm FILE', then restart the program)";
@@ -270,7 +287,8 @@ sample (long pid, struct status_opts *o)
     {
       for (i = 0; i < st.n; i++)
 	if (st.maps[i].pmd < st.maps[i].size)
-	  st.maps[i].reason = explain (&st, &st.maps[i]);
+	  st.maps[i].reason = explain (&st, &st.maps[i],
+					    st.maps[i].why);
       if (o->json)
 	report_json (&st, pid);
       else

@@ -6,7 +6,9 @@
    maps them, map the range at an H-aligned address with MADV_HUGEPAGE and
    touch it, so that readahead brings it in as PMD-sized folios (on
    filesystems with large folios; no READ_ONLY_THP_FOR_FS needed), or
-   MADV_COLLAPSE it with --collapse.  Then read this process's own smaps to
+   MADV_COLLAPSE it with --collapse (which needs READ_ONLY_THP_FOR_FS
+   before Linux 7.2, and from 7.2 a filesystem whose page cache holds
+   PMD-sized folios: lib/filesystems.def).  Then read this process's own smaps to
    measure how much of the range is PMD-mapped: what the next exec gets.  */
 
 #define _GNU_SOURCE
@@ -36,6 +38,7 @@
 struct warm_opts
 {
   uint64_t page_size;		/* H.  */
+  struct ht_fs_info *fs;	/* The file's filesystem, where known.  */
   enum ht_h_source h_source;
   bool collapse, no_drop, json;
 };
@@ -44,7 +47,7 @@ struct warm_result
 {
   const char *path;
   const char *error;		/* Why the file could not be warmed.  */
-  char why[HT_ERRLEN + 32];	/* Room for ERROR.  */
+  char why[HT_ERRLEN + HT_FS_WHY_LEN];	/* Room for ERROR.  */
   int status;
   uint64_t offset, size;	/* The range warmed.  */
   uint64_t pmd;			/* Bytes of it PMD-mapped afterwards.  */
@@ -63,15 +66,17 @@ warm_usage (FILE *out)
 "\n"
 "  --page-size=SIZE  H (default: the kernel's hpage_pmd_size)\n"
 "  --collapse        also MADV_COLLAPSE the range (kernels with\n"
-"                    READ_ONLY_THP_FOR_FS)\n"
+"                    READ_ONLY_THP_FOR_FS; from Linux 7.2, filesystems\n"
+"                    whose page cache holds folios of H)\n"
 "  --no-drop         keep small folios already cached\n"
 "  --json            one JSON document on standard output\n"
 "  -h, --help        this text\n"
 "\n"
 "Exit status: 0 every file fully covered; 1 a file only in part; 2 bad\n"
 "usage or unreadable file; 4 permission denied; 5 no transparent huge\n"
-"pages; 6 MADV_COLLAPSE unsupported; 7 not ELF; 8 the filesystem cannot\n"
-"hold huge folios.\n", ht_progname);
+"pages; 6 MADV_COLLAPSE refused (no READ_ONLY_THP_FOR_FS, or from Linux\n"
+"7.2 no folios of H for the file); 7 not ELF; 8 the filesystem cannot\n"
+"hold huge folios on this kernel.\n", ht_progname);
 }
 
 struct find_ctx
@@ -182,8 +187,13 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
     {
       if (errno == EINVAL || errno == ENOSYS)
 	{
-	  r->error = "MADV_COLLAPSE is not supported for files by this "
-		     "kernel (it needs READ_ONLY_THP_FOR_FS)";
+	  /* What EINVAL means depends on the kernel: no
+	     READ_ONLY_THP_FOR_FS, or no folios of H for this file.  */
+	  struct ht_fs_info unknown;
+
+	  if (o->fs == NULL)
+	    ht_fs_describe (0, ht_kernel_version (), o->page_size, &unknown);
+	  r->error = ht_collapse_einval (o->fs ? o->fs : &unknown, r->why);
 	  r->status = HT_EXIT_NO_COLLAPSE;
 	}
       else
@@ -232,9 +242,11 @@ aligned_text (const struct ht_elf *elf, uint64_t h, uint64_t *offset)
 }
 
 static void
-warm_file (const char *path, const struct warm_opts *o,
+warm_file (const char *path, const struct warm_opts *opts,
 	   struct warm_result *r)
 {
+  struct warm_opts o1 = *opts;
+  const struct warm_opts *o = &o1;
   struct ht_fs_info fs;
   struct ht_file f;
   struct ht_elf elf;
@@ -256,22 +268,19 @@ warm_file (const char *path, const struct warm_opts *o,
      than the whole file), for --no-drop to keep.  */
   if (f.data != NULL)
     madvise ((void *) f.data, f.size, MADV_RANDOM);
+  if (ht_fs_info (f.fd, o->page_size, &fs) == 0)
+    o1.fs = &fs;
   if (f.size == 0)
     {
       r->status = HT_EXIT_NOT_ELF;
       r->error = "not an ELF file (empty)";
     }
-  else if (ht_fs_info (f.fd, &fs) == 0
-	   && (fs.network || (fs.folios == HT_FS_SMALL_FOLIOS
-			      && !o->collapse)))
+  else if (o->fs != NULL && ht_fs_refusal (o->fs, o->collapse, r->why))
     {
-      /* MADV_COLLAPSE needs no large folios in the filesystem
-	 (READ_ONLY_THP_FOR_FS), readahead does.  */
+      /* Neither readahead nor, with --collapse, MADV_COLLAPSE can put
+	 folios of H into this filesystem's page cache on this kernel.  */
       r->status = HT_EXIT_FILESYSTEM;
-      r->error = fs.network
-		 ? "a network filesystem: its page cache holds no huge "
-		   "folios for text"
-		 : "this kernel has no large folios for this filesystem";
+      r->error = r->why;
     }
   else if (ht_elf_parse (&elf, f.data, f.size, err) != 0)
     {
@@ -326,7 +335,7 @@ cmd_warm (int argc, char **argv)
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
-  struct warm_opts o = { 0, HT_H_OPTION, false, false, false };
+  struct warm_opts o = { 0, NULL, HT_H_OPTION, false, false, false };
   struct ht_json j;
   int c, status = HT_EXIT_OK;
 
