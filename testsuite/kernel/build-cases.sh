@@ -1,7 +1,11 @@
 #!/bin/sh
-# Build the kernel matrix's programs: every producer that
-# toolchain/producers marks "matrix" x every output kind it makes, into
-# OUT/cases/PRODUCER/KIND/ (probe, and libbig.so for "shared").
+# Build the kernel matrix's programs, for every architecture of the
+# kernels prepared in OUT (OUT/kernels: NAME ARCH PAGE PACKAGE IMAGE):
+# every producer that toolchain/producers marks "matrix" and makes
+# programs for that architecture x every output kind it makes, into
+# OUT/CASES/PRODUCER/KIND/ (probe, and libbig.so for "shared"), CASES
+# being the architecture's case tree (the table below).  A file of
+# OUT/cases/ never changes with the architectures added.
 #
 # Usage: testsuite/kernel/build-cases.sh BUILD_DIR OUT_DIR
 #
@@ -11,55 +15,121 @@
 # libhugetext-startup linked in), seed (bfd's PIE with p_align lowered to
 # 4 KiB: aligned in the file, not asking the loader to align).  Every
 # output of a hugetext producer must pass `hugetext check`.
+#
+# arm64: the programs are made by Debian's cross compiler and C library
+# (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross) with the producers'
+# flags filled in with the build's aarch64 folder, BUILD_DIR/aarch64
+# (toolchain/producers says what it holds).  It is a CMake build of this
+# source tree for aarch64, made here and kept: its bin/hugetext and
+# lib/libhugetext-startup.so go into the arm64 initramfs
+# (make-images.sh), its lib/hugetext-startup.o into the helper's
+# programs; bin/ld.bfd, bin/ld.lld and lib/hugetext.so link to the
+# build's cross GNU ld, ld.lld and plugin.  The test program's 3 MiB of
+# code is ../lib/big-text.s with its one x86-64 instruction rewritten.
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-producer=$here/../../toolchain/producer
+top=$(cd "$here/../.." && pwd)
+producer=$top/toolchain/producer
 build=$(cd "$1" && pwd)
 out=$2
 work=$out/work
-rm -rf "$out/cases" "$work"
-mkdir -p "$work"
 
 die() { echo "build-cases: $*" >&2; exit 1; }
 
-cc -O1 -c "$here/probe.c" -o "$work/probe.o"
-cc -O1 -fPIE -c "$here/probe.c" -o "$work/probe-pie.o"
-cc -c "$here/../lib/big-text.s" -o "$work/big.o"
+# The architectures: ARCH, the compiler driver, the producers' build
+# folder (under BUILD_DIR) and the case tree (under OUT).
+arches='
+amd64 cc                    .       cases
+arm64 aarch64-linux-gnu-gcc aarch64 cases-arm64
+'
+# The architectures of OUT/kernels, amd64 where it lists none.
+want=$(awk '{print $2}' "$out/kernels" 2>/dev/null | sort -u)
+want=" $(echo ${want:-amd64}) "
 
-producers=$("$producer" list --in matrix)
+# big_text ARCH FILE: ../lib/big-text.s for ARCH into FILE.
+big_text() {
+	case $1 in
+	amd64) cp "$here/../lib/big-text.s" "$2" ;;
+	arm64)
+		sed 's/^\txorl\t%eax, %eax$/\tmov\tw0, #0/' \
+			"$here/../lib/big-text.s" >"$2"
+		grep -q '^	mov	w0, #0$' "$2" ||
+			die "../lib/big-text.s no longer has the x86-64 line" \
+			    "'xorl %eax, %eax' that its arm64 copy rewrites" ;;
+	esac
+}
+
+# aarch64_build DIR: the build's aarch64 folder, made or brought up to
+# date.
+aarch64_build() {
+	log=$1/build.log
+	mkdir -p "$1"
+	if [ ! -f "$1/CMakeCache.txt" ]; then
+		cmake -S "$top" -B "$1" -G Ninja -DCMAKE_SYSTEM_NAME=Linux \
+			-DCMAKE_SYSTEM_PROCESSOR=aarch64 \
+			-DCMAKE_C_COMPILER=aarch64-linux-gnu-gcc \
+			-DHUGETEXT_FUZZ=OFF >"$log" 2>&1 ||
+			{ tail -20 "$log" >&2; die "configuring $1 failed ($log)"; }
+	fi
+	cmake --build "$1" --target hugetext hugetext_startup_shared \
+		hugetext_startup_object >"$log" 2>&1 ||
+		{ tail -20 "$log" >&2; die "building $1 failed ($log)"; }
+	ln -sfn "$build/bin/aarch64-linux-gnu-ld" "$1/bin/ld.bfd"
+	ln -sfn "$build/bin/ld.lld" "$1/bin/ld.lld"
+	ln -sfn "$build/lib/hugetext.so" "$1/lib/hugetext.so"
+}
+
 huge_producers=$("$producer" list --hugetext)
 huge_producers=" $(echo $huge_producers) "
-for p in $producers; do
-	f=$("$producer" flags "$p" "$build")
-	extra=$("$producer" extra "$p" "$build")
-	kinds=$("$producer" kinds "$p")
-	post=$("$producer" post "$p")
-	for kind in $kinds; do
-		d=$out/cases/$p/$kind
-		mkdir -p "$d"
-		made=$d/probe
-		case $kind in
-		pie) cc $f -pie "$work/probe-pie.o" "$work/big.o" $extra -o "$d/probe" ;;
-		exec) cc $f -no-pie "$work/probe.o" "$work/big.o" $extra -o "$d/probe" ;;
-		static) cc $f -static "$work/probe.o" "$work/big.o" $extra -o "$d/probe" ;;
-		static-pie) cc $f -static-pie "$work/probe-pie.o" "$work/big.o" $extra -o "$d/probe" ;;
-		shared)
-			# The library is the producer's; the program is a plain
-			# link, with the producer's extra objects.
-			made=$d/libbig.so
-			cc $f -shared "$work/big.o" -o "$made"
-			cc -fuse-ld=bfd -pie "$work/probe-pie.o" -L"$d" -lbig \
-				-Wl,-rpath,'$ORIGIN' $extra -o "$d/probe" ;;
-		esac
-		[ -z "$post" ] || "$producer" finish "$p" "$made"
-		case $huge_producers in
-		*" $p "*)
-			"$build/bin/hugetext" check "$made" >/dev/null ||
-				die "$p's $kind output does not meet the layout contract" \
-				    "($build/bin/hugetext check $made)" ;;
-		esac
+echo "$arches" | while read -r arch cc sub cases; do
+	case "$arch:$want" in
+	:*) continue ;;
+	*" $arch "*) ;;
+	*) rm -rf "${out:?}/$cases"; continue ;;
+	esac
+	pbuild=$build
+	if [ "$sub" != . ]; then
+		pbuild=$build/$sub
+		aarch64_build "$pbuild"
+	fi
+	rm -rf "${out:?}/$cases" "$work"
+	mkdir -p "$work"
+	big_text "$arch" "$work/big.s"
+	$cc -O1 -c "$here/probe.c" -o "$work/probe.o"
+	$cc -O1 -fPIE -c "$here/probe.c" -o "$work/probe-pie.o"
+	$cc -c "$work/big.s" -o "$work/big.o"
+	for p in $("$producer" list --in matrix --arch "$arch"); do
+		f=$("$producer" flags "$p" "$pbuild")
+		extra=$("$producer" extra "$p" "$pbuild")
+		kinds=$("$producer" kinds "$p")
+		post=$("$producer" post "$p")
+		for kind in $kinds; do
+			d=$out/$cases/$p/$kind
+			mkdir -p "$d"
+			made=$d/probe
+			case $kind in
+			pie) $cc $f -pie "$work/probe-pie.o" "$work/big.o" $extra -o "$d/probe" ;;
+			exec) $cc $f -no-pie "$work/probe.o" "$work/big.o" $extra -o "$d/probe" ;;
+			static) $cc $f -static "$work/probe.o" "$work/big.o" $extra -o "$d/probe" ;;
+			static-pie) $cc $f -static-pie "$work/probe-pie.o" "$work/big.o" $extra -o "$d/probe" ;;
+			shared)
+				# The library is the producer's; the program is a
+				# plain link, with the producer's extra objects.
+				made=$d/libbig.so
+				$cc $f -shared "$work/big.o" -o "$made"
+				$cc -fuse-ld=bfd -pie "$work/probe-pie.o" -L"$d" -lbig \
+					-Wl,-rpath,'$ORIGIN' $extra -o "$d/probe" ;;
+			esac
+			[ -z "$post" ] || "$producer" finish "$p" "$made"
+			case $huge_producers in
+			*" $p "*)
+				"$build/bin/hugetext" check "$made" >/dev/null ||
+					die "$p's $arch $kind output does not meet the layout contract" \
+					    "($build/bin/hugetext check $made)" ;;
+			esac
+		done
 	done
+	rm -rf "$work"
+	echo "build-cases: $(find "$out/$cases" -name probe | wc -l) $arch programs in $out/$cases"
 done
-rm -rf "$work"
-echo "build-cases: $(find "$out/cases" -name probe | wc -l) programs in $out/cases"
