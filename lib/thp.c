@@ -230,11 +230,14 @@ ht_collapse_einval (const struct ht_fs_info *fs, char *buf)
   else
     snprintf (buf, HT_FS_WHY_LEN, "MADV_COLLAPSE refused the range: from "
 	      "Linux %u.%u it needs a page cache that holds folios of H "
-	      "(%s), which this file's has not (%s with data=journal or "
-	      "encryption on ext4?), or THP is off for the mapping",
+	      "(%s), %s, or THP is off for the mapping",
 	      HT_COLLAPSE_PMD_FOLIOS_SINCE / 1000,
 	      HT_COLLAPSE_PMD_FOLIOS_SINCE % 1000, size_words (fs->h, a),
-	      fs->name);
+	      fs->pmd_folios == HT_FS_LARGE_FOLIOS
+	      ? "which this filesystem has, but not for this file "
+		"(ext4: data=journal or encryption)"
+	      : "which this filesystem may lack (hugetext knows nothing "
+		"of it)");
   return buf;
 }
 

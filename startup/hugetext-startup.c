@@ -119,7 +119,7 @@ advise_object (struct dl_phdr_info *info, size_t size, void *data)
 	  if (madvise ((void *) first, last - first, MADV_COLLAPSE) == 0)
 	    report (s, "hugetext-startup: %s: MADV_COLLAPSE done\n", name);
 	  else if (errno == EINVAL && s->verbose)
-	    report (s, "hugetext-startup: %s: MADV_COLLAPSE: %s\n", name,
+	    report (s, "hugetext-startup: %s: %s\n", name,
 		    collapse_einval (info->dlpi_name && *info->dlpi_name
 				     ? info->dlpi_name : NULL, s->h, why));
 	  else

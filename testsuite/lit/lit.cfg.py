@@ -128,9 +128,13 @@ if os.geteuid() == 0:
 def large_folios(folder, table):
     """Whether files in FOLDER can get huge folios in the page cache
     through MADV_HUGEPAGE readahead: THP, and a filesystem whose line in
-    TABLE (lib/filesystems.def) gives a kernel version this one reaches."""
+    TABLE (lib/filesystems.def) gives a kernel version this one reaches
+    and a largest folio (MAXFOLIO) of at least H, the kernel's
+    hpage_pmd_size; and H no larger than what readahead brings on this
+    kernel (the table's HT_HUGEPAGE_READAHEAD_CAP)."""
     import re
-    if not os.path.isdir("/sys/kernel/mm/transparent_hugepage"):
+    thp = "/sys/kernel/mm/transparent_hugepage"
+    if not os.path.isdir(thp):
         return False
     magic = subprocess.run(["stat", "-f", "-c", "%t", folder],
                            capture_output=True, text=True).stdout.strip()
@@ -138,22 +142,34 @@ def large_folios(folder, table):
     try:
         version = int(release[0]) * 1000 + int(release[1].split("-")[0])
         magic = int(magic, 16)
-    except (IndexError, ValueError):
+        with open(os.path.join(thp, "hpage_pmd_size")) as f:
+            h = int(f.read())
+    except (IndexError, ValueError, OSError):
         return False
     rows = []
+    facts = {}
     with open(table) as f:
         for line in f:
-            m = re.match(r'HT_FS\s*\(\s*"[^"]*",\s*(0x[0-9a-fA-F]+),\s*(\w+),',
+            m = re.match(r'HT_FS\s*\(\s*"[^"]*",\s*(0x[0-9a-fA-F]+),\s*(\w+),'
+                         r'\s*\w+,\s*(\w+)\s*\)', line)
+            k = re.match(r'HT_KERNEL\s*\(\s*(\w+),\s*(\d+),\s*(\w+)\s*\)',
                          line)
             if m:
-                rows.append((int(m.group(1), 16), m.group(2)))
-            elif line.startswith("HT_FS"):
+                rows.append((int(m.group(1), 16), m.group(2), m.group(3)))
+            elif k:
+                facts[k.group(1)] = (int(k.group(2)), int(k.group(3), 0))
+            elif line.startswith("HT_FS") or line.startswith("HT_KERNEL"):
                 lit_config.fatal("%s: cannot read: %s" % (table, line))
-    if not rows:
-        lit_config.fatal("%s: no HT_FS line read" % table)
-    for fs_magic, since in rows:
+    if not rows or "HT_HUGEPAGE_READAHEAD_CAP" not in facts:
+        lit_config.fatal("%s: no HT_FS line, or no HT_HUGEPAGE_READAHEAD_CAP"
+                         % table)
+    cap_since, cap = facts["HT_HUGEPAGE_READAHEAD_CAP"]
+    if version >= cap_since and h > cap:
+        return False
+    for fs_magic, since, max_folio in rows:
         if fs_magic == magic:
-            return since.isdigit() and version >= int(since)
+            return (since.isdigit() and version >= int(since)
+                    and (max_folio == "HT_FS_PMD" or int(max_folio, 0) >= h))
     return False
 
 

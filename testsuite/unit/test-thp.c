@@ -306,7 +306,11 @@ collapse_einval (void)
   CHECK (strstr (ht_collapse_einval (&info, buf), "READ_ONLY") == NULL);
   CHECK (strstr (ht_collapse_einval (&info, buf), "from Linux 7.2 it needs "
 		 "a page cache that holds folios of H (2 MiB), which this "
-		 "file's has not (ext4 with data=journal") != NULL);
+		 "filesystem has, but not for this file (ext4: data=journal")
+	 != NULL);
+  ht_fs_describe (0x1234, 7002, 2 * MIB, &info);
+  CHECK (strstr (ht_collapse_einval (&info, buf), "which this filesystem "
+		 "may lack") != NULL);
 }
 
 /* HUGETEXT_KERNEL_RELEASE stands for uname's release.  */
