@@ -10,14 +10,14 @@
 # and the disk images.  Downloads are cached in $HUGETEXT_CACHE/kernels
 # (default ~/.cache/hugetext/kernels); Debian unstable's index is read
 # through an apt configuration of that folder's own (sid-apt/), never
-# the host's.
+# the host's.  HUGETEXT_KERNELS names another kernels file (the tests').
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
 out=$build/kernel-matrix
 cache=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}/kernels
-list=$here/kernels
+list=${HUGETEXT_KERNELS:-$here/kernels}
 mkdir -p "$out" "$cache"
 
 msg() { printf 'kernel-matrix: %s\n' "$*" >&2; }
@@ -114,7 +114,7 @@ deb_kernel() {
 # linux-base: config and System.map), each exactly VERSION, unpacked
 # into one folder of the cache, never installed.
 sid_kernel() {
-	local release=${1%%=*} pin=${1#*=} p have dir
+	local release=${1%%=*} pin=${1#*=} p q have now dir
 	pkg=linux-binary-$release=$pin
 	dir=$cache/sid-$release-$pin
 	if [ ! -f "$dir.ok" ]; then
@@ -122,17 +122,21 @@ sid_kernel() {
 		rm -rf "$dir" "$dir.debs"
 		mkdir -p "$dir" "$dir.debs"
 		for p in linux-binary linux-modules linux-base; do
-			have=$(sid_offered "$p-$release")
+			# apt names a package of a foreign architecture PKG:ARCH.
+			q=$p-$release
+			[ "$arch" = "$(dpkg --print-architecture)" ] || q=$q:$arch
+			have=$(sid_offered "$q")
 			case " $(echo $have) " in
 			*" $pin "*) ;;
 			*)
-				now=$(sid_apt_cache search --names-only "^$p-[0-9.]+\\+deb[0-9]+-${release#*+deb*-}\$" 2>/dev/null |
-					awk '{print $1}' | sort -V | tail -1)
+				now=$(sid_apt_cache pkgnames "$p-" 2>/dev/null |
+					grep -E "^$p-[0-9.]+\\+deb[0-9]+-${release#*+deb*-}\$" |
+					sort -V | tail -1) || :
 				fail_line "Debian unstable (sid) no longer has $p-$release $pin (it has: ${have:-no such package}; newest $p for this flavour: ${now:-none}): change the sid: line of this kernel to a release and version sid has (and VERSION if it changed), then run again"
 				;;
 			esac
 			msg "fetching $p-$release $pin from sid"
-			sid_download "$p-$release:$arch" "$pin" "$dir.debs"
+			sid_download "$q" "$pin" "$dir.debs"
 			dpkg -x "$dir.debs"/"$p-${release}"_*.deb "$dir"
 		done
 		rm -rf "$dir.debs"

@@ -2,14 +2,26 @@
 """The kernel matrix's report: one table, kernel x case, from results.tsv.
 
 Usage: report.py RESULTS.tsv > report.txt
-Each cell shows whether the text started on a 2 MiB boundary and how many
-of its bytes were PMD-mapped; "!" marks a result that broke its
-expectation.  The kernels are in the kernels file's order, each with the
+Each cell shows whether the text started on a PMD boundary, how many of
+its bytes were PMD-mapped, and the largest folio behind it (after "/":
+4K, 64K, 2M...; "?" where the probe could not read it); "!" marks a
+result that broke its expectation.  The kernels are in the kernels file's order, each with the
 package it was.
 """
 
 import csv
 import sys
+
+
+def size(folio):
+    """A folio size in bytes, short: 4K, 64K, 2M; "?" when unknown."""
+    b = int(folio)
+    if b <= 0:
+        return "?"
+    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
+        if b >= 1 << shift and b % (1 << shift) == 0:
+            return "%d%s" % (b >> shift, unit)
+    return str(b)
 
 
 def main(path):
@@ -27,9 +39,9 @@ def main(path):
             cases.append(case)
             table[case] = {}
         mib = lambda b: "%.0f" % (int(b) / 1048576)
-        table[case][r["kernel"]] = "%s %s/%s MiB%s" % (
+        table[case][r["kernel"]] = "%s %s/%s MiB %s%s" % (
             "aligned" if r["aligned"] == "1" else "unaligned",
-            mib(r["pmd"]), mib(r["text"]),
+            mib(r["pmd"]), mib(r["text"]), size(r.get("folio", "-1")),
             "" if r["verdict"] == "ok" else " !")
     head = ["THP", "fs", "producer", "kind", "method"] + kernels
     widths = [max(len(h), 8) for h in head]
@@ -39,7 +51,7 @@ def main(path):
         lines.append(cells)
         widths = [max(w, len(c)) for w, c in zip(widths, cells)]
     fmt = "  ".join("%%-%ds" % w for w in widths)
-    print("kernel matrix: text aligned to 2 MiB?, PMD-mapped / text")
+    print("kernel matrix: text aligned to PMD size?, PMD-mapped / text, largest folio")
     for k in kernels:
         print("  %s: %s" % (k, packages[k]))
     print(fmt % tuple(head))
