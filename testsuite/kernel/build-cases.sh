@@ -4,8 +4,9 @@
 # every producer that toolchain/producers marks "matrix" and makes
 # programs for that architecture x every output kind it makes, into
 # OUT/CASES/PRODUCER/KIND/ (probe, and libbig.so for "shared"), CASES
-# being the architecture's case tree (the table below).  A file of
-# OUT/cases/ never changes with the architectures added.
+# being the architecture's case tree (the table below), listed in
+# OUT/trees (ARCH CASES, a line each).  A file of OUT/cases/ never
+# changes with the architectures added.
 #
 # Usage: testsuite/kernel/build-cases.sh BUILD_DIR OUT_DIR
 #
@@ -82,6 +83,7 @@ aarch64_build() {
 
 huge_producers=$("$producer" list --hugetext)
 huge_producers=" $(echo $huge_producers) "
+: >"$out/trees"
 echo "$arches" | while read -r arch cc sub cases; do
 	case "$arch:$want" in
 	:*) continue ;;
@@ -131,5 +133,6 @@ echo "$arches" | while read -r arch cc sub cases; do
 		done
 	done
 	rm -rf "$work"
+	echo "$arch $cases" >>"$out/trees"
 	echo "build-cases: $(find "$out/$cases" -name probe | wc -l) $arch programs in $out/$cases"
 done

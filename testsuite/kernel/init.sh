@@ -12,11 +12,13 @@ done
 # Deterministic load addresses: a loader that does not align a PIE to
 # 2 MiB must not do so by chance.
 echo 0 >/proc/sys/kernel/randomize_va_space
+# The case tree of this initramfs's architecture (make-images.sh).
+cases=$(cat /etc/hugetext-cases)
 mkdir -p /mnt/ext4 /mnt/xfs /mnt/tmpfs
 mount -o ro -t ext4 /dev/vda /mnt/ext4 || echo "HUGETEXT-VM-ERROR ext4"
 mount -o ro -t xfs /dev/vdb /mnt/xfs || echo "HUGETEXT-VM-ERROR xfs"
 if mount -t tmpfs -o huge=always,size=512m tmpfs /mnt/tmpfs; then
-	cp -a /mnt/ext4/cases /mnt/tmpfs/
+	cp -a "/mnt/ext4/$cases" /mnt/tmpfs/
 else
 	echo "HUGETEXT-VM-ERROR tmpfs"
 fi

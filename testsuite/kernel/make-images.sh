@@ -7,24 +7,89 @@
 # initramfs per kernel (busybox, glibc, hugetext, the modules).
 #
 # Usage: testsuite/kernel/make-images.sh BUILD_DIR OUT_DIR
+#
+# What it makes in OUT:
+#   cases/, cases-arm64/   the programs of each architecture that a
+#                          kernel of OUT/kernels has (build-cases.sh;
+#                          OUT/trees lists them: ARCH TREE)
+#   ext4.img, xfs.img      both disks hold every case tree at their root
+#   initrd-NAME.gz         a kernel's initramfs, of its architecture: its
+#                          /etc/hugetext-cases names the case tree its
+#                          init.sh and run-cell use
+# arm64's busybox is Debian 12's busybox-static for arm64, fetched once
+# into the cache ($HUGETEXT_CACHE/kernels, default
+# ~/.cache/hugetext/kernels) through an apt configuration of that
+# folder's own (bookworm-arm64-apt/), never the host's; its glibc is the
+# cross compiler's (libc6-arm64-cross), its hugetext the aarch64 build
+# (BUILD_DIR/aarch64, made by build-cases.sh).
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
 out=$2
+cache=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}/kernels
 
 msg() { printf 'kernel-matrix: %s\n' "$*" >&2; }
+die() { msg "error: $*"; exit 1; }
+
+# What a guest of each architecture runs, on the host: busybox (arm64's
+# is fetched: see arm64_busybox), the folder of glibc's libraries and
+# their folder in the guest, the dynamic loader and its path in the
+# guest, the folder of the build whose bin/hugetext and
+# lib/libhugetext-startup.so it gets.
+guests='
+amd64 /bin/busybox /lib/x86_64-linux-gnu        /lib/x86_64-linux-gnu  /lib64/ld-linux-x86-64.so.2                  /lib64/ld-linux-x86-64.so.2 .
+arm64 -            /usr/aarch64-linux-gnu/lib   /lib/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 /lib/ld-linux-aarch64.so.1 aarch64
+'
+
+# arm64_busybox: the path of Debian 12's static busybox for arm64,
+# downloaded and unpacked into the cache the first time.
+arm64_busybox() {
+	dir=$cache/bookworm-arm64-apt
+	bb=$dir/busybox-static/bin/busybox
+	if [ ! -f "$dir/busybox-static.ok" ]; then
+		mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+		printf 'deb [arch=arm64 signed-by=%s] %s bookworm main\n' \
+			/usr/share/keyrings/debian-archive-keyring.gpg \
+			http://deb.debian.org/debian >"$dir/sources.list"
+		opts="-o Dir::Etc::SourceList=$dir/sources.list
+			-o Dir::Etc::SourceParts=/dev/null
+			-o Dir::State::Lists=$dir/lists -o Dir::Cache=$dir/cache
+			-o Dir::Etc::Preferences=/dev/null
+			-o Dir::Etc::PreferencesParts=/dev/null
+			-o APT::Architecture=arm64 -o APT::Architectures::=arm64
+			-o Acquire::Languages=none"
+		[ "$(id -u)" -ne 0 ] || opts="$opts -o APT::Sandbox::User=root"
+		msg "fetching Debian 12's busybox-static for arm64"
+		rm -f "$dir"/busybox-static_*.deb
+		# shellcheck disable=SC2086	# One option per word.
+		{ apt-get $opts --error-on=any update &&
+			(cd "$dir" && apt-get $opts download busybox-static); } \
+			>"$dir/download.log" 2>&1 || {
+			tail -5 "$dir/download.log" >&2
+			die "cannot fetch busybox-static for arm64 from Debian 12 (log: $dir/download.log)"
+		}
+		rm -rf "$dir/busybox-static"
+		dpkg -x "$dir"/busybox-static_*.deb "$dir/busybox-static"
+		[ -x "$bb" ] || die "busybox-static for arm64 holds no bin/busybox"
+		touch "$dir/busybox-static.ok"
+	fi
+	echo "$bb"
+}
 
 sh "$here/build-cases.sh" "$build" "$out" >&2
 
-# The disks: ext4 by mkfs -d, XFS by a proto file.
+# The disks: ext4 by mkfs -d, XFS by a proto file, each with every case
+# tree and room to spare (XFS needs 300 MiB at least).
 rm -f "$out/ext4.img" "$out/xfs.img"
 stage=$out/stage
 rm -rf "$stage"
 mkdir -p "$stage"
-cp -a "$out/cases" "$stage/"
-rm -f "$out/ext4.img"
-mkfs.ext4 -q -F -d "$stage" -b 4096 "$out/ext4.img" 192M
+while read -r _ tree; do
+	cp -a "$out/$tree" "$stage/"
+done <"$out/trees"
+mib=$(du -sm "$stage" | awk '{print $1}')
+mkfs.ext4 -q -F -d "$stage" -b 4096 "$out/ext4.img" "$((mib + mib / 4 + 64))M"
 proto=$out/xfs.proto
 python3 - "$stage" >"$proto" <<'PY'
 import os, stat, sys
@@ -45,26 +110,37 @@ def walk(path, depth):
 walk(root, 1)
 print("$")
 PY
-truncate -s 320M "$out/xfs.img"
+truncate -s "$((mib + mib / 4 + 320))M" "$out/xfs.img"
 mkfs.xfs -q -f -p "$proto" "$out/xfs.img"
 rm -rf "$stage"
 
-# One initramfs per kernel.
-while read -r name modules; do
+# One initramfs per kernel, of its architecture.
+while read -r name arch _; do
+	modules=$(awk -v n="$name" '$1 == n {print $2}' "$out/modules")
+	line=$(echo "$guests" | awk -v a="$arch" '$1 == a')
+	tree=$(awk -v a="$arch" '$1 == a {print $2}' "$out/trees")
+	[ -n "$line" ] && [ -n "$tree" ] && [ -n "$modules" ] ||
+		die "$name: no guest for architecture '$arch', or no programs, or no modules line"
+	# shellcheck disable=SC2086	# The columns of the line.
+	set -- $line
+	busybox=$2 libs=$3 guest_libs=$4 loader=$5 guest_loader=$6 sub=$7
+	[ "$busybox" != - ] || busybox=$(arm64_busybox)
 	root=$out/root-$name
 	rm -rf "$root"
 	mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/mnt" \
-		"$root/tmp" "$root/modules" "$root/lib/x86_64-linux-gnu" "$root/lib64"
-	cp /bin/busybox "$root/bin/"
+		"$root/tmp" "$root/modules" "$root/etc" "$root$guest_libs" \
+		"$root$(dirname "$guest_loader")"
+	cp "$busybox" "$root/bin/busybox"
 	cp "$here/init.sh" "$root/init"
 	cp "$here/run-cell.sh" "$root/bin/run-cell"
-	cp "$build/bin/hugetext" "$root/bin/"
-	cp "$build/lib/libhugetext-startup.so" "$root/lib/x86_64-linux-gnu/"
+	echo "$tree" >"$root/etc/hugetext-cases"
+	cp "$build/$sub/bin/hugetext" "$root/bin/"
+	cp "$build/$sub/lib/libhugetext-startup.so" "$root$guest_libs/"
 	chmod +x "$root/init" "$root/bin/run-cell"
 	for lib in libc.so.6 libm.so.6; do
-		cp -L "/lib/x86_64-linux-gnu/$lib" "$root/lib/x86_64-linux-gnu/"
+		cp -L "$libs/$lib" "$root$guest_libs/"
 	done
-	cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
+	cp -L "$loader" "$root$guest_loader"
 	: >"$root/modules/order"
 	for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev \
 		 virtio_pci crc32c_generic crc16 mbcache jbd2 ext4 libcrc32c \
@@ -81,5 +157,5 @@ while read -r name modules; do
 	(cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null) |
 		gzip -1 >"$out/initrd-$name.gz"
 	rm -rf "$root"
-done <"$out/modules"
+done <"$out/kernels"
 rm -f "$out/modules"

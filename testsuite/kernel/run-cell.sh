@@ -6,7 +6,8 @@
 # program has libhugetext-startup linked in, HUGETEXT_STARTUP=collapse),
 # runs the probe and prints its RESULT line.
 mode=$1 fs=$2 producer=$3 kind=$4 method=$5
-dir=/mnt/$fs/cases/$producer/$kind
+# The case tree of this initramfs's architecture (make-images.sh).
+dir=/mnt/$fs/$(cat /etc/hugetext-cases)/$producer/$kind
 [ -x "$dir/probe" ] || { echo "RESULT error=no-such-case"; exit 2; }
 echo "$mode" >/sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null ||
 	{ echo "RESULT error=no-thp"; exit 2; }
