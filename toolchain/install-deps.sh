@@ -31,13 +31,20 @@ set -eu
 #   llvm-19-tools (lit, FileCheck, not, split-file, llvm-mc for our own lit
 #   tests); clang-19 and libclang-rt-19-dev (libFuzzer) for the fuzzers;
 #   llvm-19-dev for the plugin's LTO test (LLVMgold.so).
+#   The kernel matrix's arm64 kernels (testsuite/kernel/build-cases.sh,
+#   make-images.sh, lib/vm.exp): qemu-system-arm (qemu-system-aarch64),
+#   gcc-aarch64-linux-gnu and binutils-aarch64-linux-gnu (Debian's cross
+#   compiler and ld.bfd 2.40, the "plain" producer), libc6-arm64-cross
+#   and libc6-dev-arm64-cross (the programs' glibc, also the guest's).
 HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
 	m4 bison flex texinfo pkg-config zlib1g-dev libzstd-dev
 	debian-archive-keyring mmdebstrap
 	dejagnu expect tcl bc elfutils
 	cmake ninja-build clang-19 lld-19 llvm-19 llvm-19-dev llvm-19-tools
 	libclang-rt-19-dev qemu-user-static binutils-dev
-	qemu-system-x86 busybox-static xfsprogs e2fsprogs libelf-dev"
+	qemu-system-x86 busybox-static xfsprogs e2fsprogs libelf-dev
+	qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
+	libc6-arm64-cross libc6-dev-arm64-cross"
 
 msg() { printf 'hugetext-toolchain: %s\n' "$*" >&2; }
 die() { msg "error: $*"; exit 1; }
