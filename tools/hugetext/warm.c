@@ -6,10 +6,11 @@
    maps them, map the range at an H-aligned address with MADV_HUGEPAGE and
    touch it, so that readahead brings it in as PMD-sized folios (on
    filesystems with large folios; no READ_ONLY_THP_FOR_FS needed), or
-   MADV_COLLAPSE it with --collapse (which needs READ_ONLY_THP_FOR_FS
-   before Linux 7.2, and from 7.2 a filesystem whose page cache holds
-   PMD-sized folios: lib/filesystems.def).  Then read this process's own smaps to
-   measure how much of the range is PMD-mapped: what the next exec gets.  */
+   MADV_COLLAPSE it with --collapse (which needs READ_ONLY_THP_FOR_FS on
+   older kernels, and a filesystem whose page cache holds PMD-sized folios
+   on newer ones: HT_COLLAPSE_PMD_FOLIOS in lib/filesystems.def).  Then
+   read this process's own smaps to measure how much of the range is
+   PMD-mapped: what the next exec gets.  */
 
 #define _GNU_SOURCE
 #include "hugetext.h"
@@ -65,8 +66,8 @@ warm_usage (FILE *out)
 "and report the coverage reached, as measured.\n"
 "\n"
 "  --page-size=SIZE  H (default: the kernel's hpage_pmd_size)\n"
-"  --collapse        also MADV_COLLAPSE the range (kernels with\n"
-"                    READ_ONLY_THP_FOR_FS; from Linux 7.2, filesystems\n"
+"  --collapse        also MADV_COLLAPSE the range (older kernels: with\n"
+"                    READ_ONLY_THP_FOR_FS; newer ones: on filesystems\n"
 "                    whose page cache holds folios of H)\n"
 "  --no-drop         keep small folios already cached\n"
 "  --json            one JSON document on standard output\n"
@@ -74,9 +75,8 @@ warm_usage (FILE *out)
 "\n"
 "Exit status: 0 every file fully covered; 1 a file only in part; 2 bad\n"
 "usage or unreadable file; 4 permission denied; 5 no transparent huge\n"
-"pages; 6 MADV_COLLAPSE refused (no READ_ONLY_THP_FOR_FS, or from Linux\n"
-"7.2 no folios of H for the file); 7 not ELF; 8 the filesystem cannot\n"
-"hold huge folios on this kernel.\n", ht_progname);
+"pages; 6 MADV_COLLAPSE refused (the message says why); 7 not ELF; 8 the\n"
+"filesystem cannot hold huge folios on this kernel.\n", ht_progname);
 }
 
 struct find_ctx
@@ -245,8 +245,8 @@ static void
 warm_file (const char *path, const struct warm_opts *opts,
 	   struct warm_result *r)
 {
-  struct warm_opts o1 = *opts;
-  const struct warm_opts *o = &o1;
+  struct warm_opts with_fs = *opts;
+  const struct warm_opts *o = &with_fs;
   struct ht_fs_info fs;
   struct ht_file f;
   struct ht_elf elf;
@@ -269,7 +269,7 @@ warm_file (const char *path, const struct warm_opts *opts,
   if (f.data != NULL)
     madvise ((void *) f.data, f.size, MADV_RANDOM);
   if (ht_fs_info (f.fd, o->page_size, &fs) == 0)
-    o1.fs = &fs;
+    with_fs.fs = &fs;
   if (f.size == 0)
     {
       r->status = HT_EXIT_NOT_ELF;
