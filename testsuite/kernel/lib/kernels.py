@@ -5,7 +5,9 @@ reader of it, for prepare.sh, the DejaGnu tool and the tests.
 Usage:
   kernels.py list KERNELS        one line per kernel, fields separated by
                                  tabs: LINE NAME ARCH PAGE VERSION SEED
-                                 EXEC COLLAPSE KIND WHAT NOTE (KIND deb:
+                                 EXEC COLLAPSE H_KIB KIND WHAT NOTE (H_KIB:
+                                 the PMD size of ARCH with PAGE, from
+                                 lib/machines.def; KIND deb:
                                  WHAT is the package regex; KIND sid:
                                  WHAT is RELEASE=VERSION; KIND build:
                                  WHAT is PACKAGE[=VERSION],PATCHES,CONFIG)
@@ -20,6 +22,41 @@ columns are documented at the top of the kernels file.
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "lib"))
+import machines  # noqa: E402  (testsuite/lib/machines.py)
+
+# The ELF machine of each Debian architecture's kernels.
+E_MACHINES = {"amd64": "EM_X86_64", "arm64": "EM_AARCH64"}
+
+
+FILESYSTEMS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                           "..", "..", "..", "lib", "filesystems.def")
+
+
+def collapse_pmd_since(path=FILESYSTEMS):
+    """The first version (major * 1000 + minor) whose MADV_COLLAPSE of
+    file text needs PMD-size folios and no READ_ONLY_THP_FOR_FS: the
+    HT_KERNEL HT_COLLAPSE_PMD_FOLIOS line of lib/filesystems.def."""
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"^HT_KERNEL\s*\(\s*HT_COLLAPSE_PMD_FOLIOS,\s*"
+                         r"([0-9]+)", line)
+            if m:
+                return int(m.group(1))
+    raise ValueError("%s: no HT_KERNEL (HT_COLLAPSE_PMD_FOLIOS, ...)" % path)
+
+
+def h_kib(arch, page):
+    """The PMD size, in KiB, of ARCH's kernels with base page PAGE (4k,
+    16k): the machine of lib/machines.def with that e_machine and base
+    page."""
+    for m in machines.machines():
+        if m["e_machine"] == E_MACHINES[arch] and m["elf_class"] == 64 \
+           and "%dk" % m["base_page_kib"] == page:
+            return m["h_kib"]
+    return None
 
 ARCHES = ("amd64", "arm64")
 # The base page sizes each architecture's kernels may have.
@@ -62,8 +99,24 @@ def parse(path):
             elif page not in PAGES[arch]:
                 errors.append(where + "PAGE '%s': %s for %s" %
                               (page, " or ".join(PAGES[arch]), arch))
+            else:
+                k["h_kib"] = h_kib(arch, page)
+                if k["h_kib"] is None:
+                    errors.append(where + "no machine in lib/machines.def "
+                                  "for %s with %s pages" % (arch, page))
             if not re.fullmatch(r"[0-9]+\.[0-9]+", version):
                 errors.append(where + "VERSION '%s': major.minor" % version)
+            elif collapse in COLLAPSES:
+                major, minor = (int(x) for x in version.split("."))
+                since = collapse_pmd_since()
+                modern = major * 1000 + minor >= since
+                if modern != (collapse == "pmd-folios"):
+                    errors.append(where + "COLLAPSE '%s': Linux %d.%d and "
+                                  "later collapse where the filesystem has "
+                                  "PMD-size folios (pmd-folios), earlier "
+                                  "kernels do not (lib/filesystems.def: "
+                                  "HT_COLLAPSE_PMD_FOLIOS)" %
+                                  (collapse, since // 1000, since % 1000))
             for column, value, allowed in (
                     ("SEED", seed, ("yes", "no")), ("EXEC", execra, EXECS),
                     ("COLLAPSE", collapse, COLLAPSES)):
@@ -156,7 +209,7 @@ def main(argv):
         for k in kernels:
             print("\t".join(str(k[c]) for c in (
                 "line", "name", "arch", "page", "version", "seed", "exec",
-                "collapse", "kind", "what", "note")))
+                "collapse", "h_kib", "kind", "what", "note")))
     return 0
 
 
