@@ -26,16 +26,21 @@
 SID_MIRROR=http://deb.debian.org/debian
 SID_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
-# sid_apt_init DIR: write the configuration into DIR and set SID_APT_DIR
-# and SID_APT_OPTS, the options that select it.
+# sid_apt_init DIR [SUITE]: write the configuration into DIR and set
+# SID_APT_DIR and SID_APT_OPTS, the options that select it.  SUITE is sid
+# unless given (the kernel matrix reads experimental's glibc the same
+# way, into a folder of its own).
 sid_apt_init() {
+	local suite=${2:-sid}
 	SID_APT_DIR=$1
+	SID_APT_NAME="Debian unstable (sid)"
+	[ "$suite" = sid ] || SID_APT_NAME="Debian $suite"
 	mkdir -p "$1/lists/partial" "$1/cache/archives/partial"
-	printf '%s [signed-by=%s] %s sid main\n' \
-		deb "$SID_KEYRING" "$SID_MIRROR" \
-		deb-src "$SID_KEYRING" "$SID_MIRROR" >"$1/sources.list"
-	printf '%s\n' "# Nothing is ever installed from sid: only apt-get download." \
-		"Package: *" "Pin: release n=sid" "Pin-Priority: -1" \
+	printf '%s [signed-by=%s] %s %s main\n' \
+		deb "$SID_KEYRING" "$SID_MIRROR" "$suite" \
+		deb-src "$SID_KEYRING" "$SID_MIRROR" "$suite" >"$1/sources.list"
+	printf '%s\n' "# Nothing is ever installed from $suite: only apt-get download." \
+		"Package: *" "Pin: release n=$suite" "Pin-Priority: -1" \
 		>"$1/preferences"
 	SID_APT_OPTS=(
 		-o "Dir::Etc::SourceList=$1/sources.list"
@@ -60,13 +65,13 @@ SID_UPDATED=false
 sid_update() {
 	local log=$SID_APT_DIR/update.log
 	! $SID_UPDATED || return 0
-	msg "reading Debian unstable (sid)'s index from $SID_MIRROR"
+	msg "reading $SID_APT_NAME's index from $SID_MIRROR"
 	if sid_apt_get --error-on=any update >"$log" 2>&1; then
 		SID_UPDATED=true
 		return 0
 	fi
 	grep '^[EW]: ' "$log" | sed 's/^/  /' >&2 || tail -n 5 "$log" >&2
-	die "cannot read Debian unstable (sid) from $SID_MIRROR:" \
+	die "cannot read $SID_APT_NAME from $SID_MIRROR:" \
 		"apt-get update failed (its errors are above; full log: $log)." \
 		"This is the network or the mirror, not the pinned version:" \
 		"nothing was looked up."

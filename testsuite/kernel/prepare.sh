@@ -119,22 +119,25 @@ sid_kernel() {
 	dir=$cache/sid-$release-$pin
 	if [ ! -f "$dir.ok" ]; then
 		sid_ready
-		rm -rf "$dir" "$dir.debs"
-		mkdir -p "$dir" "$dir.debs"
+		# All three first: nothing is fetched for a pin sid has left.
 		for p in linux-binary linux-modules linux-base; do
 			# apt names a package of a foreign architecture PKG:ARCH.
 			q=$p-$release
 			[ "$arch" = "$(dpkg --print-architecture)" ] || q=$q:$arch
 			have=$(sid_offered "$q")
 			case " $(echo $have) " in
-			*" $pin "*) ;;
-			*)
-				now=$(sid_apt_cache pkgnames "$p-" 2>/dev/null |
-					grep -E "^$p-[0-9.]+\\+deb[0-9]+-${release#*+deb*-}\$" |
-					sort -V | tail -1) || :
-				fail_line "Debian unstable (sid) no longer has $p-$release $pin (it has: ${have:-no such package}; newest $p for this flavour: ${now:-none}): change the sid: line of this kernel to a release and version sid has (and VERSION if it changed), then run again"
-				;;
+			*" $pin "*) continue ;;
 			esac
+			now=$(sid_apt_cache pkgnames "$p-" 2>/dev/null |
+				grep -E "^$p-[0-9.]+\\+deb[0-9]+-${release#*+deb*-}\$" |
+				sort -V | tail -1) || :
+			fail_line "Debian unstable (sid) no longer has $p-$release $pin (it has: ${have:-no such package}; newest $p for this flavour: ${now:-none}): change the sid: line of this kernel to a release and version sid has (and VERSION if it changed), then run again"
+		done
+		rm -rf "$dir" "$dir.debs"
+		mkdir -p "$dir" "$dir.debs"
+		for p in linux-binary linux-modules linux-base; do
+			q=$p-$release
+			[ "$arch" = "$(dpkg --print-architecture)" ] || q=$q:$arch
 			msg "fetching $p-$release $pin from sid"
 			sid_download "$q" "$pin" "$dir.debs"
 			dpkg -x "$dir.debs"/"$p-${release}"_*.deb "$dir"
@@ -182,6 +185,42 @@ done <<EOF
 $entries
 EOF
 mv "$out/kernels.new" "$out/kernels"
+
+# The other loaders (the loaders file): each one's package, exactly the
+# version pinned, unpacked in the cache; OUT/loaders: NAME ARCH DIR
+# TUNABLES, DIR holding the package's ld.so and libraries.
+loaders=${HUGETEXT_LOADERS:-$here/loaders}
+: >"$out/loaders.new"
+line=0
+while read -r lname larch suite lpkg tunables _; do
+	line=$((line + 1))
+	case $lname in '' | '#'*) continue ;; esac
+	name=$lname list=$loaders	# For fail_line.
+	lp=${lpkg%%=*} lv=${lpkg#*=}
+	dir=$cache/$suite-$lp-$lv-$larch
+	if [ ! -f "$dir.ok" ]; then
+		sid_apt_init "$cache/$suite-apt" "$suite"
+		SID_APT_OPTS+=(-o "APT::Architectures::=$larch")
+		SID_UPDATED=false
+		sid_update
+		q=$lp
+		[ "$larch" = "$(dpkg --print-architecture)" ] || q=$q:$larch
+		have=$(sid_offered "$q")
+		case " $(echo $have) " in
+		*" $lv "*) ;;
+		*) fail_line "Debian $suite no longer has $lp $lv (it has: ${have:-no such package}): change this line to a version it has, then run again" ;;
+		esac
+		rm -rf "$dir" "$dir.debs"
+		mkdir -p "$dir.debs"
+		msg "fetching $lp $lv from $suite"
+		sid_download "$q" "$lv" "$dir.debs"
+		dpkg -x "$dir.debs"/"${lp}"_*.deb "$dir"
+		rm -rf "$dir.debs"
+		touch "$dir.ok"
+	fi
+	echo "$lname $larch $dir $tunables" >>"$out/loaders.new"
+done <"$loaders"
+mv "$out/loaders.new" "$out/loaders"
 
 bash "$here/make-images.sh" "$build" "$out"
 msg "ready: $(wc -l <"$out/kernels") kernels, $(find "$out/cases" -name probe | wc -l) programs"
