@@ -119,8 +119,9 @@ while read -r name arch _; do
 	modules=$(awk -v n="$name" '$1 == n {print $2}' "$out/modules")
 	line=$(echo "$guests" | awk -v a="$arch" '$1 == a')
 	tree=$(awk -v a="$arch" '$1 == a {print $2}' "$out/trees")
-	[ -n "$line" ] && [ -n "$tree" ] && [ -n "$modules" ] ||
+	if [ -z "$line" ] || [ -z "$tree" ] || [ -z "$modules" ]; then
 		die "$name: no guest for architecture '$arch', or no programs, or no modules line"
+	fi
 	# shellcheck disable=SC2086	# The columns of the line.
 	set -- $line
 	busybox=$2 libs=$3 guest_libs=$4 loader=$5 guest_loader=$6 sub=$7
