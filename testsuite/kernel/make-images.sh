@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # The kernel matrix's guest side, for the kernels prepare.sh listed in
 # OUT/kernels (NAME ARCH PAGE PACKAGE IMAGE) and OUT/modules (NAME
 # MODULES: the folder of Debian's modules, or "-" for a kernel with
@@ -16,11 +16,12 @@
 #   initrd-NAME.gz         a kernel's initramfs, of its architecture: its
 #                          /etc/hugetext-cases names the case tree its
 #                          init.sh and run-cell use
-# arm64's busybox is Debian 12's busybox-static for arm64, fetched once
-# into the cache ($HUGETEXT_CACHE/kernels, default
-# ~/.cache/hugetext/kernels) through an apt configuration of that
-# folder's own (bookworm-arm64-apt/), never the host's; its glibc is the
-# cross compiler's (libc6-arm64-cross), its hugetext the aarch64 build
+# arm64's busybox is Debian 12's busybox-static for arm64 (its newest
+# bookworm version, as the host's amd64 one is), fetched once into the
+# cache ($HUGETEXT_CACHE/kernels, default ~/.cache/hugetext/kernels)
+# through an apt configuration of that folder's own (bookworm-apt/,
+# toolchain/sid-apt.sh's), never the host's; its glibc is the cross
+# compiler's (libc6-arm64-cross), its hugetext the aarch64 build
 # (BUILD_DIR/aarch64, made by build-cases.sh).
 
 set -eu
@@ -42,39 +43,37 @@ amd64 /bin/busybox /lib/x86_64-linux-gnu        /lib/x86_64-linux-gnu  /lib64/ld
 arm64 -            /usr/aarch64-linux-gnu/lib   /lib/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 /lib/ld-linux-aarch64.so.1 aarch64
 '
 
+# Reading Debian 12 for arm64 without touching the host's apt state.
+apt_get() {
+	if [ "$(id -u)" -eq 0 ]; then
+		apt-get -o APT::Sandbox::User=root "$@"
+	else
+		apt-get "$@"
+	fi
+}
+# shellcheck source=toolchain/sid-apt.sh
+. "$here/../../toolchain/sid-apt.sh"
+
 # arm64_busybox: the path of Debian 12's static busybox for arm64,
 # downloaded and unpacked into the cache the first time.
 arm64_busybox() {
-	dir=$cache/bookworm-arm64-apt
-	bb=$dir/busybox-static/bin/busybox
-	if [ ! -f "$dir/busybox-static.ok" ]; then
-		mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
-		printf 'deb [arch=arm64 signed-by=%s] %s bookworm main\n' \
-			/usr/share/keyrings/debian-archive-keyring.gpg \
-			http://deb.debian.org/debian >"$dir/sources.list"
-		opts="-o Dir::Etc::SourceList=$dir/sources.list
-			-o Dir::Etc::SourceParts=/dev/null
-			-o Dir::State::Lists=$dir/lists -o Dir::Cache=$dir/cache
-			-o Dir::Etc::Preferences=/dev/null
-			-o Dir::Etc::PreferencesParts=/dev/null
-			-o APT::Architecture=arm64 -o APT::Architectures::=arm64
-			-o Acquire::Languages=none"
-		[ "$(id -u)" -ne 0 ] || opts="$opts -o APT::Sandbox::User=root"
-		msg "fetching Debian 12's busybox-static for arm64"
-		rm -f "$dir"/busybox-static_*.deb
-		# shellcheck disable=SC2086	# One option per word.
-		{ apt-get $opts --error-on=any update &&
-			(cd "$dir" && apt-get $opts download busybox-static); } \
-			>"$dir/download.log" 2>&1 || {
-			tail -5 "$dir/download.log" >&2
-			die "cannot fetch busybox-static for arm64 from Debian 12 (log: $dir/download.log)"
-		}
-		rm -rf "$dir/busybox-static"
-		dpkg -x "$dir"/busybox-static_*.deb "$dir/busybox-static"
-		[ -x "$bb" ] || die "busybox-static for arm64 holds no bin/busybox"
-		touch "$dir/busybox-static.ok"
+	local dir=$cache/bookworm-arm64-busybox-static version
+	if [ ! -f "$dir.ok" ]; then
+		sid_apt_init "$cache/bookworm-apt" bookworm
+		SID_APT_OPTS+=(-o APT::Architectures::=arm64)
+		sid_update
+		version=$(sid_offered busybox-static:arm64 | sort -V | tail -1)
+		[ -n "$version" ] || die "Debian 12 has no busybox-static for arm64"
+		msg "fetching busybox-static $version for arm64 from Debian 12"
+		rm -rf "$dir" "$dir.debs"
+		mkdir -p "$dir.debs"
+		sid_download busybox-static:arm64 "$version" "$dir.debs"
+		dpkg -x "$dir.debs"/busybox-static_*.deb "$dir"
+		rm -rf "$dir.debs"
+		[ -x "$dir/bin/busybox" ] || die "busybox-static for arm64 holds no bin/busybox"
+		touch "$dir.ok"
 	fi
-	echo "$bb"
+	echo "$dir/bin/busybox"
 }
 
 sh "$here/build-cases.sh" "$build" "$out" >&2
