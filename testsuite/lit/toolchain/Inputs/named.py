@@ -4,7 +4,8 @@
 Usage: named.py PRODUCER SOURCE_DIR
 
 - The kernel matrix's cells (km_cells in
-  testsuite/kernel/lib/kernel-matrix.exp, run by tclsh): each cell's
+  testsuite/kernel/lib/kernel-matrix.exp, run by tclsh, of every kernel
+  of the kernels file): each cell's
   producer must be one marked "matrix" that makes the cell's kind, and
   each "matrix" producer must have a cell.
 - bench/report.py: VARIANTS must be the producers marked "bench", in the
@@ -27,8 +28,8 @@ def main(producer, top):
 
     problems = []
     exp = os.path.join(top, "testsuite", "kernel", "lib", "kernel-matrix.exp")
-    tcl = ('source {%s}\nforeach c [km_cells] '
-           '{ puts "[lindex $c 2] [lindex $c 3]" }\n' % exp)
+    tcl = ('source {%s}\nforeach k [km_kernels] { foreach c [km_cells $k] '
+           '{ puts "[lindex $c 2] [lindex $c 3]" } }\n' % exp)
     cells = subprocess.run(["tclsh"], input=tcl, check=True,
                            capture_output=True, text=True).stdout.split("\n")
     cells = {tuple(c.split()) for c in cells if c}
