@@ -141,6 +141,18 @@ while read -r name arch _; do
 		cp -L "$libs/$lib" "$root$guest_libs/"
 	done
 	cp -L "$loader" "$root$guest_loader"
+	# The other loaders of this architecture (prepare.sh's OUT/loaders:
+	# NAME ARCH DIR TUNABLES): /loader/NAME holds its ld.so, libc and
+	# libm, and the tunables of its method (run-cell).
+	while read -r lname larch ldir tunables; do
+		[ "$larch" = "$arch" ] || continue
+		ld=$(find "$ldir" -name 'ld-linux*.so.*' | head -n 1)
+		[ -n "$ld" ] || die "loader $lname: no ld-linux*.so.* in $ldir"
+		mkdir -p "$root/loader/$lname"
+		cp -L "$ld" "$(dirname "$ld")/libc.so.6" "$(dirname "$ld")/libm.so.6" \
+			"$root/loader/$lname/"
+		echo "$tunables" >"$root/loader/$lname/tunables"
+	done < <(cat "$out/loaders" 2>/dev/null)
 	: >"$root/modules/order"
 	for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev \
 		 virtio_pci crc32c_generic crc16 mbcache jbd2 ext4 libcrc32c \

@@ -3,7 +3,9 @@
 #   run-cell MODE FS PRODUCER KIND METHOD
 # Sets the THP mode, starts from an empty page cache, prepares the file as
 # METHOD says (exec: nothing; warm: hugetext warm --collapse; helper: the
-# program has libhugetext-startup linked in, HUGETEXT_STARTUP=collapse),
+# program has libhugetext-startup linked in, HUGETEXT_STARTUP=collapse;
+# the name of a loader of /loader/: the probe runs under that ld.so,
+# which maps the program itself, with that loader's GLIBC_TUNABLES),
 # runs the probe and prints its RESULT line.
 mode=$1 fs=$2 producer=$3 kind=$4 method=$5
 # The case tree of this initramfs's architecture (make-images.sh).
@@ -21,11 +23,16 @@ if [ "$kind" = shared ]; then
 fi
 case $method in
 warm)
-	# --collapse: MADV_COLLAPSE where the kernel has READ_ONLY_THP_FOR_FS,
-	# MADV_HUGEPAGE readahead everywhere.
+	# --collapse: MADV_COLLAPSE where the kernel can collapse file text
+	# (lib/filesystems.def says where), MADV_HUGEPAGE readahead first.
 	hugetext warm --collapse "$target" >/tmp/warm.out 2>&1
 	echo "WARM status=$? $(head -c 200 /tmp/warm.out | tr '\n' ' ')" ;;
 helper)
 	export HUGETEXT_STARTUP=collapse ;;
 esac
+if [ -d "/loader/$method" ]; then
+	l=/loader/$method
+	GLIBC_TUNABLES=$(cat "$l/tunables") exec "$l"/ld-linux*.so.* \
+		--library-path "$l:$dir" "$dir/probe" $arg
+fi
 "$dir/probe" $arg
