@@ -194,8 +194,10 @@ elif [ "$best_aligned_text" -gt 0 ]; then
 	ext4)
 		say "  ext4 caches file text in small folios unless the kernel has"
 		say "  large folios for ext4 (Linux 6.16 and later) and the file was"
-		say "  read with MADV_HUGEPAGE, or has READ_ONLY_THP_FOR_FS (not set in"
-		say "  Debian's kernels).  A plain exec does neither." ;;
+		say "  read with MADV_HUGEPAGE or collapsed (MADV_COLLAPSE: from Linux"
+		say "  7.2 on ext4 with 4 KiB pages; before, only with"
+		say "  READ_ONLY_THP_FOR_FS, which Debian's kernels lack).  A plain"
+		say "  exec does neither." ;;
 	xfs)
 		say "  XFS has large folios, but a plain exec reads text ahead in small"
 		say "  ones; a reader with MADV_HUGEPAGE must fill the cache first." ;;
