@@ -2,11 +2,21 @@
 # Build the kernel matrix's programs, for every architecture of the
 # kernels prepared in OUT (OUT/kernels: NAME ARCH PAGE PACKAGE IMAGE):
 # every producer that toolchain/producers marks "matrix" and makes
-# programs for that architecture x every output kind it makes, into
-# OUT/CASES/PRODUCER/KIND/ (probe, and libbig.so for "shared"), CASES
-# being the architecture's case tree (the table below), listed in
-# OUT/trees (ARCH CASES, a line each).  A file of OUT/cases/ never
-# changes with the architectures added.
+# programs for that architecture x every output kind it makes (of those
+# the tree takes), into OUT/CASES/PRODUCER/KIND/ (probe, and libbig.so
+# for "shared"), CASES being the architecture's case tree (the table
+# below), listed in OUT/trees (ARCH CASES, a line each).  A file of
+# OUT/cases/ never changes with the architectures added.
+#
+# An architecture here is toolchain/producers' name for it: the Debian
+# architecture, with "-PAGE" for a base page other than 4 KiB: a kernel
+# of OUT/kernels with ARCH arm64 and PAGE 16k wants arm64-16k, whose
+# tree, cases-arm64-16k, holds pie and static programs only, with
+# 32 MiB of code (.skip 0x2000000 instead of 0x300000, zero filled, the
+# zeros made holes with fallocate --dig-holes): eligible for H 32 MiB,
+# the PMD size of 16 KiB pages.  A producer whose flags set
+# -z hugetext-page-size (`producer page-size`) is checked with
+# `hugetext check --page-size` of that size.
 #
 # Usage: testsuite/kernel/build-cases.sh BUILD_DIR OUT_DIR
 #
@@ -39,23 +49,35 @@ work=$out/work
 die() { echo "build-cases: $*" >&2; exit 1; }
 
 # The architectures: ARCH, the compiler driver, the producers' build
-# folder (under BUILD_DIR) and the case tree (under OUT).
+# folder (under BUILD_DIR), the case tree (under OUT), the output kinds
+# it takes ("all": every kind of each producer) and the size of the test
+# program's code (big-text.s's .skip).
 arches='
-amd64 cc                    .       cases
-arm64 aarch64-linux-gnu-gcc aarch64 cases-arm64
+amd64     cc                    .       cases           all        0x300000
+arm64     aarch64-linux-gnu-gcc aarch64 cases-arm64     all        0x300000
+arm64-16k aarch64-linux-gnu-gcc aarch64 cases-arm64-16k pie,static 0x2000000
 '
-# The architectures of OUT/kernels, amd64 where it lists none.
-want=$(awk '{print $2}' "$out/kernels" 2>/dev/null | sort -u)
+# The architectures of OUT/kernels (ARCH, or ARCH-PAGE where PAGE is not
+# 4k), amd64 where it lists none.
+want=$(awk '{print ($3 == "4k" || $3 == "") ? $2 : $2 "-" $3}' \
+	"$out/kernels" 2>/dev/null | sort -u)
 want=" $(echo ${want:-amd64}) "
 
-# big_text ARCH FILE: ../lib/big-text.s for ARCH into FILE.
+# big_text ARCH SIZE FILE: ../lib/big-text.s for ARCH into FILE, with
+# SIZE bytes of code (0x300000: the file as it is; another size: zero
+# filled, so that the link's zeros can be made holes).
 big_text() {
+	skip="	.skip	0x300000, 0xcc"
+	grep -qx "$skip" "$here/../lib/big-text.s" ||
+		die "../lib/big-text.s no longer has the line '$skip' that" \
+		    "the copies of another size rewrite"
+	sed "s/^$skip\$/	.skip	$2, $([ "$2" = 0x300000 ] && echo 0xcc || echo 0)/" \
+		"$here/../lib/big-text.s" >"$3"
 	case $1 in
-	amd64) cp "$here/../lib/big-text.s" "$2" ;;
-	arm64)
-		sed 's/^\txorl\t%eax, %eax$/\tmov\tw0, #0/' \
-			"$here/../lib/big-text.s" >"$2"
-		grep -q '^	mov	w0, #0$' "$2" ||
+	amd64) ;;
+	arm64*)
+		sed -i 's/^\txorl\t%eax, %eax$/\tmov\tw0, #0/' "$3"
+		grep -q '^	mov	w0, #0$' "$3" ||
 			die "../lib/big-text.s no longer has the x86-64 line" \
 			    "'xorl %eax, %eax' that its arm64 copy rewrites" ;;
 	esac
@@ -84,7 +106,7 @@ aarch64_build() {
 huge_producers=$("$producer" list --hugetext)
 huge_producers=" $(echo $huge_producers) "
 : >"$out/trees"
-echo "$arches" | while read -r arch cc sub cases; do
+echo "$arches" | while read -r arch cc sub cases takes size; do
 	case "$arch:$want" in
 	:*) continue ;;
 	*" $arch "*) ;;
@@ -97,7 +119,7 @@ echo "$arches" | while read -r arch cc sub cases; do
 	fi
 	rm -rf "${out:?}/$cases" "$work"
 	mkdir -p "$work"
-	big_text "$arch" "$work/big.s"
+	big_text "$arch" "$size" "$work/big.s"
 	$cc -O1 -c "$here/probe.c" -o "$work/probe.o"
 	$cc -O1 -fPIE -c "$here/probe.c" -o "$work/probe-pie.o"
 	$cc -c "$work/big.s" -o "$work/big.o"
@@ -106,7 +128,12 @@ echo "$arches" | while read -r arch cc sub cases; do
 		extra=$("$producer" extra "$p" "$pbuild")
 		kinds=$("$producer" kinds "$p")
 		post=$("$producer" post "$p")
+		hsize=$("$producer" page-size "$p")
 		for kind in $kinds; do
+			case ",$takes," in
+			,all, | *",$kind,"*) ;;
+			*) continue ;;
+			esac
 			d=$out/$cases/$p/$kind
 			mkdir -p "$d"
 			made=$d/probe
@@ -124,11 +151,14 @@ echo "$arches" | while read -r arch cc sub cases; do
 					-Wl,-rpath,'$ORIGIN' $extra -o "$d/probe" ;;
 			esac
 			[ -z "$post" ] || "$producer" finish "$p" "$made"
+			# The zeros of a big test program take no room on disk.
+			[ "$size" = 0x300000 ] || fallocate --dig-holes "$made"
 			case $huge_producers in
 			*" $p "*)
-				"$build/bin/hugetext" check "$made" >/dev/null ||
+				"$build/bin/hugetext" check ${hsize:+--page-size=$hsize} \
+					"$made" >/dev/null ||
 					die "$p's $arch $kind output does not meet the layout contract" \
-					    "($build/bin/hugetext check $made)" ;;
+					    "($build/bin/hugetext check ${hsize:+--page-size=$hsize} $made)" ;;
 			esac
 		done
 	done

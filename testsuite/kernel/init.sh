@@ -17,7 +17,9 @@ cases=$(cat /etc/hugetext-cases)
 mkdir -p /mnt/ext4 /mnt/xfs /mnt/tmpfs
 mount -o ro -t ext4 /dev/vda /mnt/ext4 || echo "HUGETEXT-VM-ERROR ext4"
 mount -o ro -t xfs /dev/vdb /mnt/xfs || echo "HUGETEXT-VM-ERROR xfs"
-if mount -t tmpfs -o huge=always,size=512m tmpfs /mnt/tmpfs; then
+# 1200m: the 16 KiB-page tree's programs take 64 to 128 MiB each there
+# (32 MiB folios; busybox cp fills their holes).  The guest has 1536m.
+if mount -t tmpfs -o huge=always,size=1200m tmpfs /mnt/tmpfs; then
 	cp -a "/mnt/ext4/$cases" /mnt/tmpfs/
 else
 	echo "HUGETEXT-VM-ERROR tmpfs"

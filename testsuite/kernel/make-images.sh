@@ -9,9 +9,10 @@
 # Usage: testsuite/kernel/make-images.sh BUILD_DIR OUT_DIR
 #
 # What it makes in OUT:
-#   cases/, cases-arm64/   the programs of each architecture that a
-#                          kernel of OUT/kernels has (build-cases.sh;
-#                          OUT/trees lists them: ARCH TREE)
+#   cases/, cases-arm64/,  the programs of each architecture that a
+#   cases-arm64-16k/       kernel of OUT/kernels has (build-cases.sh;
+#                          OUT/trees lists them: ARCH TREE, ARCH being
+#                          arm64-16k for a kernel with 16 KiB pages)
 #   ext4.img, xfs.img      both disks hold every case tree at their root
 #   initrd-NAME.gz         a kernel's initramfs, of its architecture: its
 #                          /etc/hugetext-cases names the case tree its
@@ -79,7 +80,10 @@ arm64_busybox() {
 sh "$here/build-cases.sh" "$build" "$out" >&2
 
 # The disks: ext4 by mkfs -d, XFS by a proto file, each with every case
-# tree and room to spare (XFS needs 300 MiB at least).
+# tree and room to spare (XFS needs 300 MiB at least).  The programs of
+# cases-arm64-16k are mostly holes: mkfs.ext4 -d keeps them (sized by
+# du), mkfs.xfs's proto file (xfsprogs 6.1) writes them out as zeros
+# (sized by the files' apparent size).
 rm -f "$out/ext4.img" "$out/xfs.img"
 stage=$out/stage
 rm -rf "$stage"
@@ -88,6 +92,7 @@ while read -r _ tree; do
 	cp -a "$out/$tree" "$stage/"
 done <"$out/trees"
 mib=$(du -sm "$stage" | awk '{print $1}')
+apparent=$(du -sm --apparent-size "$stage" | awk '{print $1}')
 mkfs.ext4 -q -F -d "$stage" -b 4096 "$out/ext4.img" "$((mib + mib / 4 + 64))M"
 proto=$out/xfs.proto
 python3 - "$stage" >"$proto" <<'PY'
@@ -109,15 +114,20 @@ def walk(path, depth):
 walk(root, 1)
 print("$")
 PY
-truncate -s "$((mib + mib / 4 + 320))M" "$out/xfs.img"
+truncate -s "$((apparent + apparent / 4 + 320))M" "$out/xfs.img"
 mkfs.xfs -q -f -p "$proto" "$out/xfs.img"
+# Its zeros need no room on the host.
+fallocate --dig-holes "$out/xfs.img"
 rm -rf "$stage"
 
 # One initramfs per kernel, of its architecture.
-while read -r name arch _; do
+while read -r name arch page _; do
 	modules=$(awk -v n="$name" '$1 == n {print $2}' "$out/modules")
 	line=$(echo "$guests" | awk -v a="$arch" '$1 == a')
-	tree=$(awk -v a="$arch" '$1 == a {print $2}' "$out/trees")
+	# The tree of the architecture and page size (build-cases.sh).
+	key=$arch
+	[ "$page" = 4k ] || key=$arch-$page
+	tree=$(awk -v a="$key" '$1 == a {print $2}' "$out/trees")
 	if [ -z "$line" ] || [ -z "$tree" ] || [ -z "$modules" ]; then
 		die "$name: no guest for architecture '$arch', or no programs, or no modules line"
 	fi
