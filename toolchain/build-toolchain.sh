@@ -216,17 +216,8 @@ tree_git() {
 		GIT_CEILING_DIRECTORIES="$(dirname "$dir")" git "$@")
 }
 
-# apt-get as root puts downloads into the _apt sandbox user's hands, which
-# cannot write to a cache under $HOME; download as ourselves instead.
-apt_get() {
-	if [ "$(id -u)" -eq 0 ]; then
-		apt-get -o APT::Sandbox::User=root "$@"
-	else
-		apt-get "$@"
-	fi
-}
-
-# The same for apt's helper, whose download-file checks a hash.
+# apt's helper as apt_get (toolchain/sid-apt.sh) runs apt-get: its
+# download-file checks a hash.
 apt_helper() {
 	if [ "$(id -u)" -eq 0 ]; then
 		"$APT_HELPER" -o APT::Sandbox::User=root "$@"

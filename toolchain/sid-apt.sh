@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Reading Debian unstable (sid) without touching the host's apt state.
-# Sourced by build-toolchain.sh, which provides msg, die, apt_get and
-# apt_helper.
+# Sourced by build-toolchain.sh and the kernel matrix's scripts, which
+# provide msg and die (and apt_helper, for sid_download_pool_file).
 #
 # apt runs with a configuration of its own, in a folder of the cache:
 #
@@ -22,6 +22,16 @@
 # Acquire::Check-Valid-Until=false is for this configuration only, whose
 # only source is sid: a mirror may serve a sid Release file that is past
 # its Valid-Until, and the signature is still checked.
+
+# apt-get as root puts downloads into the _apt sandbox user's hands, which
+# cannot write to a cache under $HOME; download as ourselves instead.
+apt_get() {
+	if [ "$(id -u)" -eq 0 ]; then
+		apt-get -o APT::Sandbox::User=root "$@"
+	else
+		apt-get "$@"
+	fi
+}
 
 SID_MIRROR=http://deb.debian.org/debian
 SID_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg

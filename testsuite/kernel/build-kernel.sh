@@ -55,15 +55,6 @@ msg() { printf 'build-kernel: %s\n' "$*" >&2; }
 
 die() { msg "error: $*"; exit 1; }
 
-# apt-get as root hands downloads to the _apt sandbox user, which cannot
-# write to a cache under $HOME; download as ourselves instead.
-apt_get() {
-	if [ "$(id -u)" -eq 0 ]; then
-		apt-get -o APT::Sandbox::User=root "$@"
-	else
-		apt-get "$@"
-	fi
-}
 
 deb_name() { printf '%s_%s_all.deb' "$1" "$(printf '%s' "$2" | sed 's/:/%3a/')"; }
 

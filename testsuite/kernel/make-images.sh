@@ -45,13 +45,6 @@ arm64 -            /usr/aarch64-linux-gnu/lib   /lib/aarch64-linux-gnu /usr/aarc
 '
 
 # Reading Debian 12 for arm64 without touching the host's apt state.
-apt_get() {
-	if [ "$(id -u)" -eq 0 ]; then
-		apt-get -o APT::Sandbox::User=root "$@"
-	else
-		apt-get "$@"
-	fi
-}
 # shellcheck source=toolchain/sid-apt.sh
 . "$here/../../toolchain/sid-apt.sh"
 

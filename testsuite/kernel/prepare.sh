@@ -31,13 +31,6 @@ fail_line() {
 
 # Debian unstable's index, for sid: lines and build: lines with a
 # version: toolchain/sid-apt.sh, with amd64 and arm64 packages.
-apt_get() {
-	if [ "$(id -u)" -eq 0 ]; then
-		apt-get -o APT::Sandbox::User=root "$@"
-	else
-		apt-get "$@"
-	fi
-}
 # shellcheck source=toolchain/sid-apt.sh
 . "$here/../../toolchain/sid-apt.sh"
 sid_ready=false
