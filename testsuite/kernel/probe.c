@@ -13,13 +13,17 @@
    they give no page frame numbers (not root, or no
    CONFIG_PROC_PAGE_MONITOR); LIST: every folio size seen and how many
    folios of it, largest first, as SIZE:COUNT,... ("-" with F -1).
-   With "poke" as the last argument it then writes one byte into its text
-   through /proc/self/mem, as a debugger setting a breakpoint does, and
-   prints "AFTER-WRITE pmd=P" measured again.
+   With "poke" as the last argument it runs as a traced child, and its
+   tracer writes one byte into its text through /proc/PID/mem, as a
+   debugger setting a breakpoint does; the child then prints
+   "AFTER-WRITE pmd=P" measured again.
    Built static or dynamic, PIE or not, by every producer.  */
 
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
 #include <stdint.h>
 #include <link.h>
 #include <stdio.h>
@@ -192,21 +196,18 @@ print_folios (long largest, struct folios *f)
     }
 }
 
-int
-main (int argc, char **argv)
+/* Run the code of T's segment, touch all of it, print the RESULT line.
+   Returns 0, or 2 on an error it printed.  */
+static int
+measure (struct target *t, unsigned long h, unsigned long page)
 {
-  struct target t = { argc > 1 && strcmp (argv[1], "lib") == 0
-		      ? "libbig.so" : "", 0, 0 };
   volatile unsigned long sum = 0;
-  unsigned char trap = 0xcc;
-  unsigned long h = pmd_size (), page = (unsigned long) sysconf (_SC_PAGESIZE);
   struct folios folios;
   long largest;
-  int fd;
 
   bigfn ();
-  dl_iterate_phdr (find, &t);
-  if (t.end == 0)
+  dl_iterate_phdr (find, t);
+  if (t->end == 0)
     {
       puts ("RESULT error=no-code-segment");
       return 2;
@@ -216,23 +217,82 @@ main (int argc, char **argv)
       puts ("RESULT error=no-hpage-pmd-size");
       return 2;
     }
-  for (unsigned long a = t.start; a < t.end; a += page)
+  for (unsigned long a = t->start; a < t->end; a += page)
     sum += *(volatile unsigned char *) a;
-  printf ("RESULT aligned=%d text=%lu pmd=%lu", t.start % h == 0,
-	  t.end - t.start, pmd_mapped (t.start, t.end));
-  largest = largest_folio (t.start, t.end, page, &folios);
+  printf ("RESULT aligned=%d text=%lu pmd=%lu", t->start % h == 0,
+	  t->end - t->start, pmd_mapped (t->start, t->end));
+  largest = largest_folio (t->start, t->end, page, &folios);
   print_folios (largest, &folios);
   putchar ('\n');
-  if (strcmp (argv[argc - 1], "poke") != 0)
-    return 0;
-  /* A breakpoint in the last page of the text, in the padding.  */
-  fd = open ("/proc/self/mem", O_RDWR);
-  if (fd < 0 || pwrite (fd, &trap, 1, (off_t) (t.end - page)) != 1)
+  fflush (stdout);
+  return 0;
+}
+
+/* "poke": as a debugger sets a breakpoint.  The probe forks; the child
+   asks to be traced, measures, and stops; the parent, its tracer, writes
+   one int3 into the last page of the child's text (in the padding)
+   through /proc/PID/mem, which kernels with PROC_MEM_FORCE_PTRACE allow
+   only to a tracer, and lets it go on; the child measures again.  */
+static int
+poke (struct target *t, unsigned long h, unsigned long page)
+{
+  unsigned char trap = 0xcc;
+  char path[64];
+  int status, fd, ok;
+  pid_t pid;
+
+  fflush (stdout);
+  pid = fork ();
+  if (pid < 0)
     {
-      puts ("AFTER-WRITE error=cannot-write");
+      puts ("RESULT error=cannot-fork");
       return 2;
     }
-  close (fd);
-  printf ("AFTER-WRITE pmd=%lu\n", pmd_mapped (t.start, t.end));
-  return 0;
+  if (pid == 0)
+    {
+      if (ptrace (PTRACE_TRACEME, 0, NULL, NULL) != 0)
+	{
+	  puts ("RESULT error=cannot-trace");
+	  _exit (2);
+	}
+      if (measure (t, h, page) != 0)
+	_exit (2);
+      raise (SIGSTOP);
+      printf ("AFTER-WRITE pmd=%lu\n", pmd_mapped (t->start, t->end));
+      fflush (stdout);
+      _exit (0);
+    }
+  if (waitpid (pid, &status, 0) != pid || !WIFSTOPPED (status))
+    return WIFEXITED (status) ? WEXITSTATUS (status) : 2;
+  /* The child found its segment; the parent has the same layout.  */
+  dl_iterate_phdr (find, t);
+  snprintf (path, sizeof path, "/proc/%d/mem", (int) pid);
+  fd = open (path, O_RDWR);
+  ok = fd >= 0 && pwrite (fd, &trap, 1, (off_t) (t->end - page)) == 1;
+  if (fd >= 0)
+    close (fd);
+  if (!ok)
+    {
+      puts ("AFTER-WRITE error=cannot-write");
+      fflush (stdout);
+      kill (pid, SIGKILL);
+      waitpid (pid, &status, 0);
+      return 2;
+    }
+  ptrace (PTRACE_DETACH, pid, NULL, NULL);
+  if (waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
+    return 2;
+  return WEXITSTATUS (status);
+}
+
+int
+main (int argc, char **argv)
+{
+  struct target t = { argc > 1 && strcmp (argv[1], "lib") == 0
+		      ? "libbig.so" : "", 0, 0 };
+  unsigned long h = pmd_size (), page = (unsigned long) sysconf (_SC_PAGESIZE);
+
+  if (strcmp (argv[argc - 1], "poke") == 0)
+    return poke (&t, h, page);
+  return measure (&t, h, page);
 }
