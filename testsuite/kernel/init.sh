@@ -12,6 +12,12 @@ done
 # Deterministic load addresses: a loader that does not align a PIE to
 # 2 MiB must not do so by chance.
 echo 0 >/proc/sys/kernel/randomize_va_space
+# khugepaged asleep: in "always" mode its background scan may collapse a
+# program's text while a cell runs (seen in the first cell after boot);
+# the cells measure what exec, warm and the helper give, not its timing.
+k=/sys/kernel/mm/transparent_hugepage/khugepaged
+echo 3600000 >$k/scan_sleep_millisecs 2>/dev/null
+echo 3600000 >$k/alloc_sleep_millisecs 2>/dev/null
 # The case tree of this initramfs's architecture (make-images.sh).
 cases=$(cat /etc/hugetext-cases)
 mkdir -p /mnt/ext4 /mnt/xfs /mnt/tmpfs
