@@ -173,4 +173,3 @@ while read -r name arch page _; do
 		gzip -1 >"$out/initrd-$name.gz"
 	rm -rf "$root"
 done <"$out/kernels"
-rm -f "$out/modules"

@@ -165,8 +165,8 @@ entries=$(python3 "$here/lib/kernels.py" list "$list") ||
 	{ msg "$list has mistakes (above)"; exit 1; }
 : >"$out/kernels.new"
 : >"$out/modules"
-# SEED, EXEC, H_KIB and NOTE (the _) are the expectations' and the docs'.
-while IFS=$'\t' read -r line name arch page version _ _ collapse _ kind what _; do
+# SEED, EXEC, H_KIB, LAYOUT_H_KIB and NOTE (the _) are the expectations' and the docs'.
+while IFS=$'\t' read -r line name arch page version _ _ collapse _ _ kind what _; do
 	case $kind in
 	deb) deb_kernel "$what" ;;
 	sid) sid_kernel "$what" ;;

@@ -5,9 +5,11 @@ reader of it, for prepare.sh, the DejaGnu tool and the tests.
 Usage:
   kernels.py list KERNELS        one line per kernel, fields separated by
                                  tabs: LINE NAME ARCH PAGE VERSION SEED
-                                 EXEC COLLAPSE H_KIB KIND WHAT NOTE (H_KIB:
-                                 the PMD size of ARCH with PAGE, from
-                                 lib/machines.def; KIND deb:
+                                 EXEC COLLAPSE H_KIB LAYOUT_H_KIB KIND WHAT
+                                 NOTE (H_KIB: the PMD size of ARCH with
+                                 PAGE; LAYOUT_H_KIB: the H a linker lays
+                                 ARCH's files out for by default; both
+                                 from lib/machines.def; KIND deb:
                                  WHAT is the package regex; KIND sid:
                                  WHAT is RELEASE=VERSION; KIND build:
                                  WHAT is PACKAGE[=VERSION],PATCHES,CONFIG)
@@ -48,6 +50,18 @@ def collapse_pmd_since(path=FILESYSTEMS):
     raise ValueError("%s: no HT_KERNEL (HT_COLLAPSE_PMD_FOLIOS, ...)" % path)
 
 
+def pages(arch):
+    """The base page sizes ARCH's kernels may have: those of the lines of
+    lib/machines.def with its e_machine, as 4k, 16k..."""
+    out = []
+    for m in machines.machines():
+        if m["e_machine"] == E_MACHINES[arch] and m["elf_class"] == 64:
+            page = "%dk" % m["base_page_kib"]
+            if page not in out:
+                out.append(page)
+    return tuple(out)
+
+
 def h_kib(arch, page):
     """The PMD size, in KiB, of ARCH's kernels with base page PAGE (4k,
     16k): the machine of lib/machines.def with that e_machine and base
@@ -58,9 +72,16 @@ def h_kib(arch, page):
             return m["h_kib"]
     return None
 
+
+def layout_h_kib(arch):
+    """The default H, in KiB, of ARCH's files: the first line of its
+    e_machine in lib/machines.def."""
+    for m in machines.defaults():
+        if m["e_machine"] == E_MACHINES[arch] and m["elf_class"] == 64:
+            return m["h_kib"]
+    return None
+
 ARCHES = ("amd64", "arm64")
-# The base page sizes each architecture's kernels may have.
-PAGES = {"amd64": ("4k",), "arm64": ("4k", "16k")}
 EXECS = ("small", "64k", "pmd")
 COLLAPSES = ("no", "any", "pmd-folios")
 COLUMNS = "NAME ARCH PAGE VERSION SEED EXEC COLLAPSE SOURCE NOTE"
@@ -96,11 +117,12 @@ def parse(path):
             if arch not in ARCHES:
                 errors.append(where + "ARCH '%s': one of %s" %
                               (arch, ", ".join(ARCHES)))
-            elif page not in PAGES[arch]:
+            elif page not in pages(arch):
                 errors.append(where + "PAGE '%s': %s for %s" %
-                              (page, " or ".join(PAGES[arch]), arch))
+                              (page, " or ".join(pages(arch)), arch))
             else:
                 k["h_kib"] = h_kib(arch, page)
+                k["layout_h_kib"] = layout_h_kib(arch)
                 if k["h_kib"] is None:
                     errors.append(where + "no machine in lib/machines.def "
                                   "for %s with %s pages" % (arch, page))
@@ -209,7 +231,8 @@ def main(argv):
         for k in kernels:
             print("\t".join(str(k[c]) for c in (
                 "line", "name", "arch", "page", "version", "seed", "exec",
-                "collapse", "h_kib", "kind", "what", "note")))
+                "collapse", "h_kib", "layout_h_kib", "kind", "what",
+                "note")))
     return 0
 
 
