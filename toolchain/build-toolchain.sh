@@ -10,7 +10,7 @@
 #
 # BUILD_DIR defaults to "build" in the repository.  --fetch-only fills
 # the cache with the sources of HUGETEXT_COMPONENTS (for lld also its
-# build root) and builds nothing.  The lld component needs root.
+# build root) and builds nothing.  The lld components need root.
 # Environment:
 #   HUGETEXT_COMPONENTS  what to build, default "binutils binutils-vanilla
 #                        lld binutils-aarch64":
@@ -22,6 +22,13 @@
 #                                          BUILD_DIR/bin)
 #                        binutils-aarch64  patched cross binutils for
 #                                          aarch64-linux-gnu (ld's tests)
+#                        and, not in the default (testsuite/default-regress):
+#                        binutils-default  patched, configured with
+#                                          --enable-hugetext, links in
+#                                          BUILD_DIR/bin/default
+#                        lld-default       patched ld.lld built with
+#                                          -DLLD_DEFAULT_HUGETEXT=ON (a
+#                                          launcher BUILD_DIR/bin/default/ld.lld)
 #   HUGETEXT_BFD_SERIES  the binutils series file, default
 #                        bfd-patches/series (an empty file: vanilla)
 #   HUGETEXT_LLD_SERIES  the lld series file, default lld-patches/series
@@ -129,6 +136,7 @@ TIMINGS=()
 CURRENT_STEP=
 BINUTILS_FETCHED=false
 BINUTILS_TREE_READY=false
+LLD_TREE_READY=false
 
 # shellcheck source=toolchain/sid-apt.sh
 . "$HERE/sid-apt.sh"
@@ -876,14 +884,16 @@ fetch_binutils_once() {
 	BINUTILS_FETCHED=true
 }
 
-# The patched binutils source tree in SRC, shared by the native and the
-# cross build; made once per run, whichever component comes first.
+# The patched binutils source tree in SRC, shared by the native, the
+# default-on and the cross build; made once per run, whichever component
+# comes first.
 prepare_binutils_tree() {
 	! $BINUTILS_TREE_READY || return 0
 	fetch_binutils_once
 	step "binutils: patch" prepare_tree binutils \
 		"$CACHE/binutils/$BINUTILS_TREE" "$(binutils_pristine_id)" \
-		"$1" "$BFD_SERIES" "$TC/binutils" "$TC/binutils-aarch64"
+		"$1" "$BFD_SERIES" "$TC/binutils" "$TC/binutils-default" \
+		"$TC/binutils-aarch64"
 	BINUTILS_TREE_READY=true
 }
 
@@ -912,6 +922,35 @@ build_binutils-vanilla() {
 	step "binutils-vanilla: install" install_binutils \
 		toolchain/binutils-vanilla "$BIN/vanilla"
 	step "binutils-vanilla: verify" verify_binutils "$BIN/vanilla"
+}
+
+# verify_default_help LD: "LD --help" marks -z hugetext as the default,
+# as --enable-hugetext makes it (bfd-patches/ 0003).
+verify_default_help() {
+	local help
+	help=$("$1" --help) || die "$1 --help failed"
+	grep -Eq -- '^ +-z hugetext +.*\(default\)$' <<<"$help" ||
+		die "$1 --help does not mark -z hugetext as the default:" \
+			"$(grep -E -- '-z (no)?hugetext ' <<<"$help" | paste -sd '|')" \
+			"(is --enable-hugetext in bfd-patches/series?)"
+	msg "$(repo_rel "$1") --help: -z hugetext is the default"
+}
+
+# The patched snapshot with -z hugetext on by default (configure
+# --enable-hugetext): the "on" half of testsuite/default-regress, whose
+# "off" half is the binutils component.  The same working tree as
+# binutils, a build folder of its own; its tools are linked into
+# BUILD_DIR/bin/default (ld: BUILD_DIR/bin/default/ld.bfd).
+build_binutils-default() {
+	local src=$TC/src/$BINUTILS_TREE build=$TC/binutils-default
+	prepare_binutils_tree "$src"
+	step "binutils-default: configure" configure_binutils binutils-default \
+		"$src" "$build" --enable-hugetext
+	step "binutils-default: make" make_binutils binutils-default "$build"
+	step "binutils-default: install" install_binutils \
+		toolchain/binutils-default "$BIN/default"
+	step "binutils-default: verify" verify_binutils "$BIN/default"
+	step "binutils-default: --help" verify_default_help "$BIN/default/ld.bfd"
 }
 
 # A cross binutils for aarch64-linux-gnu (64 KiB max page size,
@@ -958,23 +997,26 @@ write_script() {
 	mv -f "$file.tmp" "$file"
 }
 
-# TC/lld-in-root COMMAND...: runs COMMAND in the build root ROOT with the
-# lld sources SRC and the build BUILD at their own paths
-# (toolchain/in-root), with LLVM's bin folder first in PATH.  The build
-# and run-tests (lit) use it.
+# write_lld_in_root NAME ROOT SRC BUILD: TC/NAME-in-root COMMAND... runs
+# COMMAND in the build root ROOT with the lld sources SRC and the build
+# BUILD at their own paths (toolchain/in-root), with LLVM's bin folder
+# first in PATH.  The build and the tests' lit runs use it (TC/lld-in-root:
+# run-tests; TC/lld-default-in-root: default-regress).
 write_lld_in_root() {
-	local root=$1 src=$2 build=$3 p
+	local name=$1 root=$2 src=$3 build=$4 p
 	for p in "$REPO" "$root" "$src" "$build"; do
 		check_script_path "$p"
 	done
 	mkdir -p "$build"
-	write_script "$TC/lld-in-root" '#!/bin/sh' \
+	write_script "$TC/$name-in-root" '#!/bin/sh' \
 		"# Made by toolchain/build-toolchain.sh: COMMAND in ld.lld's sid" \
 		"# build root, with its sources and build at their own paths." \
 		"exec $REPO/toolchain/in-root $root $src $build -- \\" \
 		"	env PATH=$LLVM_PREFIX/bin:/usr/bin:/bin \"\$@\""
 }
 
+# lld_config [OPTION...]: the whole configuration of an lld build, the
+# common options and then OPTIONs (cmake's), one per line.
 lld_config() {
 	printf '%s\n' -G Ninja -DCMAKE_BUILD_TYPE=Release \
 		"-DCMAKE_C_COMPILER=$LLD_CC" "-DCMAKE_CXX_COMPILER=$LLD_CXX" \
@@ -984,20 +1026,23 @@ lld_config() {
 	# Linking with lld (lld-22 in the root) is quicker; only clang takes
 	# -fuse-ld=lld for sure.
 	case $LLD_CXX in clang++*) printf '%s\n' -DLLVM_USE_LINKER=lld ;; esac
+	[ $# -eq 0 ] || printf '%s\n' "$@"
 	# Another root (other packages, other versions) configures afresh.
 	printf '%s\n' "CFLAGS=${CFLAGS-} CXXFLAGS=${CXXFLAGS-}" \
 		"LDFLAGS=${LDFLAGS-}" "ROOT=$(buildroot_dir)"
 }
 
-# configure_lld SRC BUILD: cmake in the build root.
+# configure_lld NAME SRC BUILD [OPTION...]: cmake in the build root
+# (through TC/NAME-in-root), with the common options and OPTIONs.
 configure_lld() {
-	local src=$1 build=$2 config args=()
-	config=$(lld_config)
+	local name=$1 src=$2 build=$3 config args=()
+	shift 3
+	config=$(lld_config "$@")
 	configured_with "$build" build.ninja "$config" && return 0
-	start_configure lld "$build"
+	start_configure "$name" "$build"
 	mapfile -t args < <(printf '%s\n' "$config" | grep -v '^[A-Z]*=')
 	# in-root clears the environment: CMake takes the flags from here.
-	run_logged "$LOGS/lld-cmake.log" "$TC/lld-in-root" \
+	run_logged "$LOGS/$name-cmake.log" "$TC/$name-in-root" \
 		env CFLAGS="${CFLAGS-}" CXXFLAGS="${CXXFLAGS-}" \
 		LDFLAGS="${LDFLAGS-}" \
 		cmake -S "$src/lld" -B "$build" "${args[@]}"
@@ -1006,24 +1051,27 @@ configure_lld() {
 
 # The default target builds bin/lld and its ld.lld link, all that
 # check-lld needs: lit can then run lld/test/ELF from the build directory.
+# ninja_lld NAME BUILD
 ninja_lld() {
-	local log=$LOGS/lld-ninja.log
-	msg "lld: ninja in the build root (log: $(repo_rel "$log"))"
-	run_logged "$log" "$TC/lld-in-root" ninja -C "$1" -j "$JOBS"
+	local log=$LOGS/$1-ninja.log
+	msg "$1: ninja in the build root (log: $(repo_rel "$log"))"
+	run_logged "$log" "$TC/$1-in-root" ninja -C "$2" -j "$JOBS"
 }
 
-# install_lld BUILD: BIN/ld.lld, a launcher that runs BUILD/bin/lld with
-# the build root's loader and libraries (it is linked against sid's glibc,
-# libstdc++ and libLLVM), as ld.lld.  So "gcc -B BIN/ -fuse-ld=lld" and
-# every test use it from the host.  No BIN/lld: nothing uses it.
+# install_lld BUILD DIR: DIR/ld.lld (DIR: BIN or a folder in it), a
+# launcher that runs BUILD/bin/lld with the build root's loader and
+# libraries (it is linked against sid's glibc, libstdc++ and libLLVM), as
+# ld.lld.  So "gcc -B DIR/ -fuse-ld=lld" and every test use it from the
+# host.  No DIR/lld: nothing uses it.
 install_lld() {
-	local build=$1 root
+	local build=$1 dir=$2 root
 	root=$(buildroot_dir)
 	[ -x "$build/bin/lld" ] || die "$build/bin/lld was not built"
 	check_script_path "$build"
 	check_script_path "$root"
-	rm -f "$BIN/lld"
-	write_script "$BIN/ld.lld" '#!/bin/sh' \
+	mkdir -p "$dir"
+	rm -f "$dir/lld"
+	write_script "$dir/ld.lld" '#!/bin/sh' \
 		"# Made by toolchain/build-toolchain.sh: ld.lld $LLVM_VERSION, built" \
 		"# in a sid build root, run with that root's loader and libraries." \
 		"exec $root/lib64/ld-linux-x86-64.so.2 \\" \
@@ -1031,12 +1079,13 @@ install_lld() {
 		"	--argv0 ld.lld $build/bin/lld \"\$@\""
 }
 
-# verify_lld BUILD: BIN/ld.lld is LLD $LLVM_VERSION, loads every library
-# from the build root, and gcc -B BIN/ -fuse-ld=lld links with it.
+# verify_lld BUILD DIR: DIR/ld.lld is LLD $LLVM_VERSION, loads every
+# library from the build root, and gcc -B DIR/ -fuse-ld=lld links with it.
 verify_lld() {
-	local build=$1 root libs foreign out=$TC/lld-verify
+	local build=$1 dir=$2 root libs foreign out
+	out=$TC/$(basename "$build")-verify
 	root=$(buildroot_dir)
-	check_version "$BIN/ld.lld" "LLD $LLVM_VERSION "
+	check_version "$dir/ld.lld" "LLD $LLVM_VERSION "
 	libs=$("$root/lib64/ld-linux-x86-64.so.2" --list --library-path \
 		"$root/usr/lib/x86_64-linux-gnu:$root$LLVM_PREFIX/lib" \
 		"$build/bin/lld" | awk '$2 == "=>" { print $3 }')
@@ -1047,27 +1096,79 @@ verify_lld() {
 	rm -rf "$out"
 	mkdir -p "$out"
 	printf 'int main(void) { return 0; }\n' >"$out/t.c"
-	gcc -B "$BIN/" -fuse-ld=lld -o "$out/t" "$out/t.c" ||
-		die "gcc -B $BIN/ -fuse-ld=lld cannot link"
-	"$out/t" || die "a program linked by $BIN/ld.lld does not run"
+	gcc -B "$dir/" -fuse-ld=lld -o "$out/t" "$out/t.c" ||
+		die "gcc -B $dir/ -fuse-ld=lld cannot link"
+	"$out/t" || die "a program linked by $dir/ld.lld does not run"
 	readelf -p .comment "$out/t" | grep -q "Linker: LLD $LLVM_VERSION" ||
-		die "gcc -B $BIN/ -fuse-ld=lld did not link with LLD $LLVM_VERSION"
-	msg "gcc -B $(repo_rel "$BIN")/ -fuse-ld=lld links with LLD $LLVM_VERSION"
+		die "gcc -B $dir/ -fuse-ld=lld did not link with LLD $LLVM_VERSION"
+	msg "gcc -B $(repo_rel "$dir")/ -fuse-ld=lld links with LLD $LLVM_VERSION"
 	rm -rf "$out"
 }
 
-build_lld() {
-	local src=$TC/src/llvm-$LLVM_VERSION build=$TC/lld
+# verify_lld_default LD: LD (a launcher) lays out code for huge pages
+# without -z hugetext: 64 KiB of code with a 64 KiB huge page size (as
+# lld/test/ELF/hugetext-default.s does) gets a code segment aligned to it,
+# and -z nohugetext turns that off.
+verify_lld_default() {
+	local ld=$1 out=$TC/lld-default-verify on off
+	rm -rf "$out"
+	mkdir -p "$out"
+	printf '%s\n' '.globl _start' '_start:' '.space 0x10000, 0x90' \
+		>"$out/t.s"
+	as -o "$out/t.o" "$out/t.s"
+	"$ld" -z hugetext-page-size=0x10000 -o "$out/on" "$out/t.o" ||
+		die "$ld cannot link"
+	"$ld" -z nohugetext -z hugetext-page-size=0x10000 -o "$out/off" \
+		"$out/t.o" || die "$ld -z nohugetext cannot link"
+	on=$(readelf -lW "$out/on" | awk '$1 == "LOAD" && /R E/ { print $NF }')
+	off=$(readelf -lW "$out/off" | awk '$1 == "LOAD" && /R E/ { print $NF }')
+	if [ "$on" != 0x10000 ] || [ "$off" = 0x10000 ]; then
+		die "$ld: the code segment's p_align is '$on' by default and" \
+			"'$off' with -z nohugetext; expected 0x10000 and the page size" \
+			"(is LLD_DEFAULT_HUGETEXT in lld-patches/series?)"
+	fi
+	msg "$(repo_rel "$ld"): -z hugetext is the default"
+	rm -rf "$out"
+}
+
+# The patched LLVM source tree in SRC and the build root, shared by lld
+# and lld-default; made once per run, whichever component comes first.
+prepare_lld_tree() {
+	! $LLD_TREE_READY || return 0
 	step "lld: fetch" fetch llvm
 	step "lld: build root" fetch buildroot
 	remove_stale_trees llvm "$(llvm_pristine_id)"
 	step "lld: patch" prepare_tree lld "$CACHE/llvm/llvm-$LLVM_VERSION" \
-		"$(llvm_pristine_id)" "$src" "$LLD_SERIES" "$build"
-	write_lld_in_root "$(buildroot_dir)" "$src" "$build"
-	step "lld: configure" configure_lld "$src" "$build"
-	step "lld: ninja" ninja_lld "$build"
-	step "lld: install" install_lld "$build"
-	step "lld: verify" verify_lld "$build"
+		"$(llvm_pristine_id)" "$1" "$LLD_SERIES" "$TC/lld" \
+		"$TC/lld-default"
+	LLD_TREE_READY=true
+}
+
+build_lld() {
+	local src=$TC/src/llvm-$LLVM_VERSION build=$TC/lld
+	prepare_lld_tree "$src"
+	write_lld_in_root lld "$(buildroot_dir)" "$src" "$build"
+	step "lld: configure" configure_lld lld "$src" "$build"
+	step "lld: ninja" ninja_lld lld "$build"
+	step "lld: install" install_lld "$build" "$BIN"
+	step "lld: verify" verify_lld "$build" "$BIN"
+}
+
+# ld.lld with -z hugetext on by default (-DLLD_DEFAULT_HUGETEXT=ON): the
+# "on" half of testsuite/default-regress, whose "off" half is the lld
+# component.  The same working tree as lld, a build folder of its own,
+# TC/lld-default-in-root for lit in it, and the launcher
+# BUILD_DIR/bin/default/ld.lld.
+build_lld-default() {
+	local src=$TC/src/llvm-$LLVM_VERSION build=$TC/lld-default
+	prepare_lld_tree "$src"
+	write_lld_in_root lld-default "$(buildroot_dir)" "$src" "$build"
+	step "lld-default: configure" configure_lld lld-default "$src" \
+		"$build" -DLLD_DEFAULT_HUGETEXT=ON
+	step "lld-default: ninja" ninja_lld lld-default "$build"
+	step "lld-default: install" install_lld "$build" "$BIN/default"
+	step "lld-default: verify" verify_lld "$build" "$BIN/default"
+	step "lld-default: default" verify_lld_default "$BIN/default/ld.lld"
 }
 
 # --- Main ------------------------------------------------------------------
@@ -1080,8 +1181,10 @@ check_settings() {
 	for c in $COMPONENTS; do
 		case $c in
 		binutils | binutils-vanilla | lld | binutils-aarch64) ;;
+		binutils-default | lld-default) ;;
 		*) die "HUGETEXT_COMPONENTS: unknown '$c'" \
-			"(binutils, binutils-vanilla, lld, binutils-aarch64)" ;;
+			"(binutils, binutils-vanilla, lld, binutils-aarch64," \
+			"binutils-default, lld-default)" ;;
 		esac
 	done
 }
@@ -1092,7 +1195,7 @@ component_sources() {
 	for c in $COMPONENTS; do
 		case $c in
 		binutils*) printf 'binutils\n' ;;
-		lld) printf 'llvm\nbuildroot\n' ;;
+		lld | lld-default) printf 'llvm\nbuildroot\n' ;;
 		esac
 	done | awk '!seen[$0]++'
 }
