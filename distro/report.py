@@ -6,13 +6,20 @@ small ELF file that changed, an eligible file not laid out), else 0.
 
 Usage: report.py --packages "A B" --ways "W1 W2" --machine TEXT
                  --seconds N [--docs FILE] OUT
+
+It also writes OUT/results.sum, a PASS: or FAIL: line per check, as
+testsuite/run-tests counts them.  The test summary of a build is what
+its log matches of the package's TESTS (distro/packages).
 """
 
 import argparse
 import datetime
 import json
 import os
+import re
 import sys
+
+DATA = os.path.dirname(os.path.abspath(__file__))
 
 BEGIN = "<!-- distro-check: begin (written by ./run distro-check --write-docs) -->"
 END = "<!-- distro-check: end -->"
@@ -36,27 +43,65 @@ def delta(new, old):
     return f" ({(new - old) / old * 100:+.1f} %)"
 
 
-def baseline_of(ways_file):
-    base = {}
-    with open(ways_file) as f:
-        for line in f:
-            w = line.split()
-            if w and not w[0].startswith("#"):
-                base[w[0]] = w[1]
-    return base
+def data(name):
+    """The lines of distro/NAME, split into words, without comments."""
+    with open(os.path.join(DATA, name)) as f:
+        return [line.split() for line in f
+                if line.strip() and not line.lstrip().startswith("#")]
 
 
-def row(out, pkg, way, base, findings):
+def test_patterns():
+    """{package: the TESTS regular expression of distro/packages}."""
+    with open(os.path.join(DATA, "packages")) as f:
+        rows = [line.split(None, 5) for line in f
+                if line.strip() and not line.lstrip().startswith("#")]
+    return {r[0]: re.compile(r[5].strip(), re.M) for r in rows}
+
+
+def test_summary(out, pkg, way, pattern):
+    """What the build log of PKG's WAY build says of its test suite: the
+    matches of PATTERN, in order."""
+    log = read(os.path.join(out, pkg, way, "build.log"), "")
+    return [m.group(0).strip() for m in pattern.finditer(log)]
+
+
+def short(text, n=70):
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
+def row(out, pkg, way, base, pattern, findings, sums):
     d = os.path.join(out, pkg, way)
     status = read(os.path.join(d, "status"), "not built")
     secs = read(os.path.join(d, "seconds"))
     smoke = read(os.path.join(d, "smoke"), "-")
-    cells = [pkg, way, "passed" if status == "ok" else status,
+    tests = test_summary(out, pkg, way, pattern)
+    built = "passed" if status == "ok" else status
+    if status == "ok" and tests:
+        built += ": " + short("; ".join(tests))
+    cells = [pkg, way, built,
              f"{int(secs) // 60} min {int(secs) % 60:02d} s" if secs else "-"]
     on = base.get(way, "-") != "-"
+    name = f"distro: {pkg} {way}"
+
+    def result(ok, what):
+        sums.append(f"{'PASS' if ok else 'FAIL'}: {name}: {what}")
+
+    result(status == "ok", "dpkg-buildpackage with its test suite")
     if status != "ok":
         findings.append(f"{pkg}: the {way} build did not pass: {status} "
                         f"(log: {d}/build.log)")
+    elif not tests:
+        findings.append(f"{pkg}: the {way} build log has no test summary "
+                        f"(TESTS of distro/packages; log: {d}/build.log)")
+    if on and status == "ok":
+        btests = test_summary(out, pkg, base[way], pattern)
+        result(tests == btests, f"its test suite sums up as the {base[way]} build's")
+        if tests != btests:
+            findings.append(f"{pkg}/{way}: its test suite sums up differently from "
+                            f"the {base[way]} build's: {short('; '.join(tests))} "
+                            f"against {short('; '.join(btests))}")
+    if smoke != "-":
+        result(smoke == "ok", "installed, its smoke test passes")
     if smoke not in ("ok", "-"):
         findings.append(f"{pkg}: the {way} build's smoke test failed (log: {d}/smoke.log)")
     cmp = None
@@ -70,11 +115,15 @@ def row(out, pkg, way, base, findings):
         small = f"{cmp['small_identical']} of {cmp['elf_small']}"
         if cmp["small_vary"]:
             small += f"; {len(cmp['small_vary'])} vary between plain builds"
+        result(not cmp["small_differ"], f"small ELF files identical to the "
+               f"{cmp['base']} build's ({small})")
         for f in cmp["small_differ"]:
             findings.append(f"{pkg}/{way}: {f} is below the threshold but "
                             f"differs from the {cmp['base']} build")
         elig = cmp["eligible"]
         good = [e for e in elig if e["verdict"] == "ok"]
+        result(len(good) == len(elig), f"eligible files laid out ({len(good)} "
+               f"of {len(elig)})")
         for e in elig:
             if e["verdict"] != "ok":
                 findings.append(f"{pkg}/{way}: {e['file']} is eligible but not laid "
@@ -101,10 +150,16 @@ def main():
     ap.add_argument("--machine", required=True)
     ap.add_argument("--seconds", type=int, required=True)
     ap.add_argument("--docs")
+    ap.add_argument("--data", help="the folder of packages and ways "
+                    "(default: this script's, distro/)")
     ap.add_argument("out")
     a = ap.parse_args()
-    base = baseline_of(os.path.join(os.path.dirname(os.path.abspath(__file__)), "ways"))
+    global DATA
+    DATA = a.data or DATA
+    base = {w[0]: w[1] for w in data("ways")}
+    patterns = test_patterns()
     findings = []
+    sums = []
     lines = [f"`./run distro-check` on {datetime.date.today().isoformat()}, "
              f"{a.machine}: {a.seconds // 60} min {a.seconds % 60:02d} s "
              f"(packages: {a.packages}; ways: {a.ways}).",
@@ -114,7 +169,7 @@ def main():
              "|---|---|---|---|---|---|---|---|---|---|"]
     for pkg in a.packages.split():
         for way in a.ways.split():
-            lines.append(row(a.out, pkg, way, base, findings))
+            lines.append(row(a.out, pkg, way, base, patterns[pkg], findings, sums))
     lines.append("")
     if findings:
         lines.append("Findings:")
@@ -127,6 +182,8 @@ def main():
     text = "\n".join(lines) + "\n"
     with open(os.path.join(a.out, "report.md"), "w") as f:
         f.write(text)
+    with open(os.path.join(a.out, "results.sum"), "w") as f:
+        f.write("".join(s + "\n" for s in sums))
     sys.stdout.write(text)
     if a.docs:
         with open(a.docs) as f:
