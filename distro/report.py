@@ -69,37 +69,43 @@ def short(text, n=70):
     return text if len(text) <= n else text[:n - 1] + "…"
 
 
-def row(out, pkg, way, base, pattern, findings, sums):
+def row(out, pkg, way, ways, pattern, findings, sums):
+    """The table row of PKG's WAY build; its findings and result lines
+    are added to FINDINGS and SUMS.  WAYS: distro/ways' rows by name, in
+    order; the first way's test summary is the one to match."""
     d = os.path.join(out, pkg, way)
+    base, tested = ways[way][1], ways[way][3] == "yes"
+    reference = next(iter(ways))
     status = read(os.path.join(d, "status"), "not built")
     secs = read(os.path.join(d, "seconds"))
     smoke = read(os.path.join(d, "smoke"), "-")
     tests = test_summary(out, pkg, way, pattern)
     built = "passed" if status == "ok" else status
-    if status == "ok" and tests:
-        built += ": " + short("; ".join(tests))
+    if status == "ok":
+        built += ": " + short("; ".join(tests)) if tested else " (no tests)"
     cells = [pkg, way, built,
              f"{int(secs) // 60} min {int(secs) % 60:02d} s" if secs else "-"]
-    on = base.get(way, "-") != "-"
+    on = base != "-"
     name = f"distro: {pkg} {way}"
 
     def result(ok, what):
         sums.append(f"{'PASS' if ok else 'FAIL'}: {name}: {what}")
 
-    result(status == "ok", "dpkg-buildpackage with its test suite")
+    result(status == "ok", "dpkg-buildpackage" + (" with its test suite" if tested else ""))
     if status != "ok":
         findings.append(f"{pkg}: the {way} build did not pass: {status} "
                         f"(log: {d}/build.log)")
-    elif not tests:
+    elif tested and not tests:
         findings.append(f"{pkg}: the {way} build log has no test summary "
                         f"(TESTS of distro/packages; log: {d}/build.log)")
-    if on and status == "ok":
-        btests = test_summary(out, pkg, base[way], pattern)
-        result(tests == btests, f"its test suite sums up as the {base[way]} build's")
-        if tests != btests:
+    elif tested and way != reference and read(
+            os.path.join(out, pkg, reference, "status")) == "ok":
+        rtests = test_summary(out, pkg, reference, pattern)
+        result(tests == rtests, f"its test suite sums up as the {reference} build's")
+        if tests != rtests:
             findings.append(f"{pkg}/{way}: its test suite sums up differently from "
-                            f"the {base[way]} build's: {short('; '.join(tests))} "
-                            f"against {short('; '.join(btests))}")
+                            f"the {reference} build's: {short('; '.join(tests))} "
+                            f"against {short('; '.join(rtests))}")
     if smoke != "-":
         result(smoke == "ok", "installed, its smoke test passes")
     if smoke not in ("ok", "-"):
@@ -156,7 +162,7 @@ def main():
     a = ap.parse_args()
     global DATA
     DATA = a.data or DATA
-    base = {w[0]: w[1] for w in data("ways")}
+    ways = {w[0]: w for w in data("ways")}
     patterns = test_patterns()
     findings = []
     sums = []
@@ -169,7 +175,7 @@ def main():
              "|---|---|---|---|---|---|---|---|---|---|"]
     for pkg in a.packages.split():
         for way in a.ways.split():
-            lines.append(row(a.out, pkg, way, base, patterns[pkg], findings, sums))
+            lines.append(row(a.out, pkg, way, ways, patterns[pkg], findings, sums))
     lines.append("")
     if findings:
         lines.append("Findings:")
