@@ -166,9 +166,14 @@ def main():
     patterns = test_patterns()
     findings = []
     sums = []
+    build_secs = sum(int(read(os.path.join(a.out, p, w, "seconds"), "0"))
+                     for p in a.packages.split()
+                     for w in a.ways.split() + [w + "-again" for w in a.ways.split()])
     lines = [f"`./run distro-check` on {datetime.date.today().isoformat()}, "
              f"{a.machine}: {a.seconds // 60} min {a.seconds % 60:02d} s "
-             f"(packages: {a.packages}; ways: {a.ways}).",
+             f"(packages: {a.packages}; ways: {a.ways}); the builds in the "
+             f"table took {build_secs // 60} min {build_secs % 60:02d} s in all "
+             f"(one reused from an earlier run counts its own time).",
              "",
              "| package | way | build and tests | build time | small ELF files "
              "identical | eligible files laid out | .debs | installed | on disk | smoke test |",
