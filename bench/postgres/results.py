@@ -119,6 +119,23 @@ def coverage_cell(cov):
             f"{100 * pmd / size:.0f} % of {size / MIB:.1f} MiB |")
 
 
+def coverage_notes(results, workload, variant, base):
+    """What the coverage of a backend says against what its way should
+    give: a hugetext way (one with a baseline) its text PMD-mapped, a
+    baseline none of it."""
+    cov = coverage(results, workload, variant, "backend")
+    if not cov or cov[1] <= 0:
+        return []
+    pmd = cov[2]
+    if base and pmd == 0:
+        return [f"{variant}: none of its text PMD-mapped: this comparison "
+                f"measures no huge pages (see `hugetext check` below)"]
+    if not base and pmd > 0:
+        return [f"{variant}: {pmd / MIB:.1f} MiB of its text PMD-mapped, "
+                f"though it is a baseline"]
+    return []
+
+
 def tables(results, runs, ways, event, out):
     by = collections.defaultdict(dict)    # (workload, variant) -> round -> row
     for row in runs:
@@ -146,7 +163,7 @@ def tables(results, runs, ways, event, out):
             head += f" {event} per transaction |"
             rule += "---:|"
         out += [head, rule]
-        failures = []
+        notes = []
         for v, (base, label) in ways.items():
             rows = by[workload, v]
             if not rows:
@@ -175,11 +192,12 @@ def tables(results, runs, ways, event, out):
             out.append(line)
             failed = sum(r[3] for r in rows.values())
             if failed:
-                failures.append(f"{v}: {failed} failed transactions")
+                notes.append(f"{v}: {failed} failed transactions")
+            notes += coverage_notes(results, workload, v, base)
         out.append("")
-        for f in failures:
-            out.append(f"- {f}")
-        if failures:
+        for n in notes:
+            out.append(f"- {n}")
+        if notes:
             out.append("")
 
 
