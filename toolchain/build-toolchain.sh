@@ -931,8 +931,8 @@ verify_default_help() {
 	help=$("$1" --help) || die "$1 --help failed"
 	grep -Eq -- '^ +-z hugetext +.*\(default\)$' <<<"$help" ||
 		die "$1 --help does not mark -z hugetext as the default:" \
-			"$(grep -E -- '-z (no)?hugetext ' <<<"$help" | paste -sd '|')" \
-			"(is --enable-hugetext in bfd-patches/series?)"
+			"$(grep -E -- '^ +-z (no)?hugetext ' <<<"$help" | paste -sd '|')" \
+			"(does the bfd series have patch 0003, --enable-hugetext?)"
 	msg "$(repo_rel "$1") --help: -z hugetext is the default"
 }
 
@@ -1125,7 +1125,7 @@ verify_lld_default() {
 	if [ "$on" != 0x10000 ] || [ "$off" = 0x10000 ]; then
 		die "$ld: the code segment's p_align is '$on' by default and" \
 			"'$off' with -z nohugetext; expected 0x10000 and the page size" \
-			"(is LLD_DEFAULT_HUGETEXT in lld-patches/series?)"
+			"(does the lld series have patch 0002, LLD_DEFAULT_HUGETEXT?)"
 	fi
 	msg "$(repo_rel "$ld"): -z hugetext is the default"
 	rm -rf "$out"
