@@ -15,7 +15,9 @@ package's files in BASE_DIR:
     listed as such, not as a finding.
 Sizes are the sums over all binary packages: the .deb files, and the
 files they install, apparent (st_size) and on disk (st_blocks), as
-dpkg-deb -x writes them (dpkg writes no holes either).
+dpkg-deb -x writes them (dpkg writes no holes either).  The -dbgsym
+packages are left out: their files are named by build ID, which any
+change of a program changes, and nobody installs them to run it.
 """
 
 import argparse
@@ -41,6 +43,8 @@ def unpack(results, into):
             continue
         deb = os.path.join(folder, name)
         pkg = deb_field(deb, "Package")
+        if pkg.endswith("-dbgsym"):
+            continue
         tree = os.path.join(into, pkg)
         os.makedirs(tree)
         subprocess.run(["dpkg-deb", "-x", deb, tree], check=True)
