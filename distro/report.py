@@ -65,6 +65,15 @@ def test_summary(out, pkg, way, pattern):
     return [m.group(0).strip() for m in pattern.finditer(log)]
 
 
+def first_error(d):
+    """The first line of a failed build's log that says "error", as its
+    reason ("", if none does)."""
+    for line in read(os.path.join(d, "build.log"), "").splitlines():
+        if re.search(r"\berror\b", line, re.I):
+            return ": " + short(line.strip(), 160)
+    return ""
+
+
 def short(text, n=70):
     return text if len(text) <= n else text[:n - 1] + "…"
 
@@ -93,8 +102,8 @@ def row(out, pkg, way, ways, pattern, findings, sums):
 
     result(status == "ok", "dpkg-buildpackage" + (" with its test suite" if tested else ""))
     if status != "ok":
-        findings.append(f"{pkg}: the {way} build did not pass: {status} "
-                        f"(log: {d}/build.log)")
+        findings.append(f"{pkg}: the {way} build did not pass: {status}"
+                        f"{first_error(d)} (log: {d}/build.log)")
     elif tested and not tests:
         findings.append(f"{pkg}: the {way} build log has no test summary "
                         f"(TESTS of distro/packages; log: {d}/build.log)")
