@@ -54,6 +54,15 @@ def ratio_ci(pairs, resamples=10000, seed=1):
             pct(medians, 0.975))
 
 
+def round_ratio(rows, base_rows):
+    """ratio_ci of ROWS against BASE_ROWS (round -> (value, ...)) over the
+    rounds both have, or None when they have none in common."""
+    common = sorted(set(rows) & set(base_rows))
+    if not common:
+        return None
+    return ratio_ci([(base_rows[r][0], rows[r][0]) for r in common])
+
+
 def read_rows(path):
     if not os.path.exists(path):
         return []
@@ -68,20 +77,25 @@ def read_text(path):
         return f.read().strip()
 
 
-def coverage(results, prog, variant):
-    """(text, resident, PMD-mapped) bytes of the program itself, or None."""
-    path = os.path.join(results, f"status-{prog}-{variant}.json")
+def status_coverage(path, suffix):
+    """(text, resident, PMD-mapped) bytes of the mapping whose path ends
+    in SUFFIX in the `hugetext status --json` report PATH, or None."""
     try:
         with open(path) as f:
             report = json.load(f)
     except (OSError, ValueError):
         return None
-    name = f"/{prog}/{variant}"
-    for m in report["mappings"]:
-        if m["path"].endswith(name):
+    for m in report.get("mappings", []):
+        if m["path"].endswith(suffix):
             return (m["size"], m.get("rss", m["size"]),
                     m["file_pmd_mapped"] + m["shmem_pmd_mapped"])
     return None
+
+
+def coverage(results, prog, variant):
+    """(text, resident, PMD-mapped) bytes of the program itself, or None."""
+    return status_coverage(os.path.join(results, f"status-{prog}-{variant}.json"),
+                           f"/{prog}/{variant}")
 
 
 def runtime_tables(results, runs, out):
@@ -111,12 +125,9 @@ def runtime_tables(results, runs, out):
                     f"{statistics.median(times):.3f} | "
                     f"{min(times):.3f}–{max(times):.3f} |")
             base = BASELINE.get(v)
-            common = sorted(set(rows) & set(by[workload, base])) \
-                if base else []
-            if common:
-                pairs = [(by[workload, base][r][0], rows[r][0])
-                         for r in common]
-                mid, lo, hi = ratio_ci(pairs)
+            ratio = round_ratio(rows, by[workload, base]) if base else None
+            if ratio:
+                mid, lo, hi = ratio
                 line += f" {base} | **{mid:.3f}** | {lo:.3f}–{hi:.3f} |"
             else:
                 line += " | | |"

@@ -34,7 +34,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from report import ratio_ci, read_rows, read_text  # noqa: E402
+from report import read_rows, read_text, round_ratio, status_coverage  # noqa: E402
 
 WORKLOADS = {"select": "pgbench -S (select only)",
              "rw": "pgbench, TPC-B-like read-write (fsync off)"}
@@ -96,18 +96,9 @@ def read_ways(results):
 
 def coverage(results, workload, variant, role):
     """(text, resident, PMD-mapped) bytes of the server's own text."""
-    import json
-    path = os.path.join(results, f"status-{workload}-{variant}-{role}.json")
-    try:
-        with open(path) as f:
-            report = json.load(f)
-    except (OSError, ValueError):
-        return None
-    for m in report.get("mappings", []):
-        if m["path"].endswith("/bin/postgres"):
-            return (m["size"], m.get("rss", m["size"]),
-                    m["file_pmd_mapped"] + m["shmem_pmd_mapped"])
-    return None
+    return status_coverage(
+        os.path.join(results, f"status-{workload}-{variant}-{role}.json"),
+        "/bin/postgres")
 
 
 def coverage_cell(cov):
@@ -173,12 +164,9 @@ def tables(results, runs, ways, event, out):
                     f"{statistics.median(tps):.0f} | "
                     f"{min(tps):.0f}–{max(tps):.0f} | "
                     f"{statistics.median(r[2] for r in rows.values()):.3f} |")
-            common = sorted(set(rows) & set(by[workload, base])) \
-                if base else []
-            if common:
-                pairs = [(by[workload, base][r][0], rows[r][0])
-                         for r in common]
-                mid, lo, hi = ratio_ci(pairs)
+            ratio = round_ratio(rows, by[workload, base]) if base else None
+            if ratio:
+                mid, lo, hi = ratio
                 line += (f" {base} | **{mid:.3f}** | {lo:.3f}–{hi:.3f} "
                          f"| {100 * (mid - 1):+.1f} % |")
             else:
