@@ -165,6 +165,8 @@ def main():
     ap.add_argument("--machine", required=True)
     ap.add_argument("--seconds", type=int, required=True)
     ap.add_argument("--docs")
+    ap.add_argument("--command", default="./run distro-check",
+                    help="the command that made the results, for the report")
     ap.add_argument("--data", help="the folder of packages and ways "
                     "(default: this script's, distro/)")
     ap.add_argument("out")
@@ -178,7 +180,7 @@ def main():
     build_secs = sum(int(read(os.path.join(a.out, p, w, "seconds"), "0"))
                      for p in a.packages.split()
                      for w in a.ways.split() + [w + "-again" for w in a.ways.split()])
-    lines = [f"`./run distro-check` on {datetime.date.today().isoformat()}, "
+    lines = [f"`{a.command}` on {datetime.date.today().isoformat()}, "
              f"{a.machine}: {a.seconds // 60} min {a.seconds % 60:02d} s "
              f"(packages: {a.packages}; ways: {a.ways}); the builds in the "
              f"table took {build_secs // 60} min {build_secs % 60:02d} s in all "
