@@ -74,6 +74,14 @@ def first_error(d):
     return ""
 
 
+def summary_cell(tests):
+    """A test summary in a table cell: its lines, or how many there are."""
+    if len(tests) <= 4:
+        return short("; ".join(tests))
+    return f"{len(tests)} summary lines, all like \"{short(tests[0], 40)}\"" \
+        if len(set(tests)) == 1 else f"{len(tests)} summary lines"
+
+
 def short(text, n=70):
     return text if len(text) <= n else text[:n - 1] + "…"
 
@@ -91,7 +99,7 @@ def row(out, pkg, way, ways, pattern, findings, sums):
     tests = test_summary(out, pkg, way, pattern)
     built = "passed" if status == "ok" else status
     if status == "ok":
-        built += ": " + short("; ".join(tests)) if tested else " (no tests)"
+        built += ": " + summary_cell(tests) if tested else " (no tests)"
     cells = [pkg, way, built,
              f"{int(secs) // 60} min {int(secs) % 60:02d} s" if secs else "-"]
     on = base != "-"
