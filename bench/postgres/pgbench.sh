@@ -103,7 +103,7 @@ while read -r way base rest; do
 	all_ways+=("$way")
 	baseline[$way]=$base
 	what[$way]=$rest
-done < <(awk '!/^#/ && NF >= 5 { w = $1; b = $2; $1 = $2 = $3 = $4 = "";
+done < <(awk '!/^#/ && NF >= 6 { w = $1; b = $2; $1 = $2 = $3 = $4 = $5 = "";
 	sub(/^ +/, ""); print w, b, $0 }' "$top/distro/ways")
 [ ${#all_ways[@]} -gt 0 ] || die "distro/ways lists no ways"
 
