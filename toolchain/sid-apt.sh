@@ -34,6 +34,9 @@ apt_get() {
 }
 
 SID_MIRROR=http://deb.debian.org/debian
+# The host's own suite, Debian 12, for what is read from it the same way
+# (the kernel matrix's arm64 busybox, distro-check's packages).
+HOST_SUITE=bookworm
 SID_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 # sid_apt_init DIR [SUITE]: write the configuration into DIR and set

@@ -53,7 +53,7 @@ arm64 -            /usr/aarch64-linux-gnu/lib   /lib/aarch64-linux-gnu /usr/aarc
 arm64_busybox() {
 	local dir=$cache/bookworm-arm64-busybox-static version
 	if [ ! -f "$dir.ok" ]; then
-		sid_apt_init "$cache/bookworm-apt" bookworm
+		sid_apt_init "$cache/bookworm-apt" "$HOST_SUITE"
 		SID_APT_OPTS+=(-o APT::Architectures::=arm64)
 		sid_update
 		version=$(sid_offered busybox-static:arm64 | sort -V | tail -1)
