@@ -61,10 +61,15 @@ warm_usage (FILE *out)
 {
   fprintf (out,
 "Usage: %s warm [OPTION]... FILE...\n"
+"       %s warm [OPTION]... --list=FILE [FILE]...\n"
 "Fill the page cache with huge folios for the eligible code segments of\n"
 "each ELF FILE, so that the next exec of it is mapped with huge pages,\n"
 "and report the coverage reached, as measured.\n"
 "\n"
+"  --list=FILE       also warm the files named in FILE, one absolute path\n"
+"                    a line ('#' comments and blank lines are skipped);\n"
+"                    may be given more than once, and files are warmed\n"
+"                    in the order given; no file at all is then no error\n"
 "  --page-size=SIZE  H (default: the kernel's hpage_pmd_size)\n"
 "  --collapse        also MADV_COLLAPSE the range (older kernels: with\n"
 "                    READ_ONLY_THP_FOR_FS; newer ones: on filesystems\n"
@@ -76,7 +81,8 @@ warm_usage (FILE *out)
 "Exit status: 0 every file fully covered; 1 a file only in part; 2 bad\n"
 "usage or unreadable file; 4 permission denied; 5 no transparent huge\n"
 "pages; 6 MADV_COLLAPSE refused (the message says why); 7 not ELF; 8 the\n"
-"filesystem cannot hold huge folios on this kernel.\n", ht_progname);
+"filesystem cannot hold huge folios on this kernel.\n", ht_progname,
+	   ht_progname);
 }
 
 struct find_ctx
@@ -324,62 +330,133 @@ report_text (const struct warm_result *r, const struct warm_opts *o)
 	  r->note ? ": " : "", r->note ? r->note : "");
 }
 
-int
-cmd_warm (int argc, char **argv)
+/* The files to warm, in the order given: FILE arguments and the lines of
+   --list files.  Each path is owned.  */
+struct file_list
 {
-  static const struct option longopts[] = {
-    { "page-size", required_argument, NULL, 'p' },
-    { "collapse", no_argument, NULL, 'c' },
-    { "no-drop", no_argument, NULL, 'n' },
-    { "json", no_argument, NULL, 'j' },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 },
-  };
-  struct warm_opts o = { 0, NULL, HT_H_OPTION, false, false, false };
-  struct ht_json j;
-  int c, status = HT_EXIT_OK;
+  char **path;
+  size_t n, cap;
+};
 
-  optind = 1;
-  while ((c = getopt_long (argc, argv, "h", longopts, NULL)) != -1)
-    switch (c)
-      {
-      case 'p':
-	if (tool_parse_size ("warm", "--page-size", optarg, true,
-			     &o.page_size) != 0)
-	  return HT_EXIT_BAD_INPUT;
-	break;
-      case 'c': o.collapse = true; break;
-      case 'n': o.no_drop = true; break;
-      case 'j': o.json = true; break;
-      case 'h': warm_usage (stdout); return HT_EXIT_OK;
-      default: warm_usage (stderr); return HT_EXIT_BAD_INPUT;
-      }
-  if (optind >= argc)
+static int
+file_list_add (struct file_list *l, const char *path, size_t len)
+{
+  char *copy;
+
+  if (l->n == l->cap)
     {
-      fprintf (stderr, "%s warm: no FILE given\n", ht_progname);
-      warm_usage (stderr);
+      size_t cap = l->cap ? 2 * l->cap : 16;
+      char **p = realloc (l->path, cap * sizeof *p);
+
+      if (p == NULL)
+	return -1;
+      l->path = p;
+      l->cap = cap;
+    }
+  copy = strndup (path, len);
+  if (copy == NULL)
+    return -1;
+  l->path[l->n++] = copy;
+  return 0;
+}
+
+static void
+file_list_free (struct file_list *l)
+{
+  for (size_t i = 0; i < l->n; i++)
+    free (l->path[i]);
+  free (l->path);
+}
+
+static bool
+is_blank (char c)
+{
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v'
+	 || c == '\f';
+}
+
+/* Append the paths LIST names to L: one absolute path a line, after
+   optional blanks; blank lines and '#' comments are skipped, trailing
+   blanks dropped.  Returns 0, or HT_EXIT_BAD_INPUT after saying why.  */
+static int
+read_list (const char *list, struct file_list *l)
+{
+  FILE *f = fopen (list, "r");
+  char *line = NULL;
+  size_t cap = 0, lineno = 0;
+  ssize_t len;
+  int status = HT_EXIT_OK;
+
+  if (f == NULL)
+    {
+      fprintf (stderr, "%s warm: cannot read list %s: %s\n", ht_progname,
+	       list, strerror (errno));
       return HT_EXIT_BAD_INPUT;
     }
-  if (ht_thp_mode () == HT_THP_UNAVAILABLE)
+  errno = 0;
+  while (status == HT_EXIT_OK && (len = getline (&line, &cap, f)) != -1)
     {
-      fprintf (stderr, "%s warm: this kernel has no transparent huge pages "
-	       "(/sys/kernel/mm/transparent_hugepage is missing)\n",
-	       ht_progname);
-      return HT_EXIT_NO_THP;
+      const char *p = line, *end = line + len;
+
+      lineno++;
+      while (p < end && is_blank (*p))
+	p++;
+      while (end > p && is_blank (end[-1]))
+	end--;
+      if (p == end || *p == '#')
+	continue;
+      if (memchr (p, '\0', (size_t) (end - p)) != NULL)
+	{
+	  fprintf (stderr, "%s warm: %s:%zu: a NUL byte in the line\n",
+		   ht_progname, list, lineno);
+	  status = HT_EXIT_BAD_INPUT;
+	}
+      else if (*p != '/')
+	{
+	  fprintf (stderr, "%s warm: %s:%zu: not an absolute path: %.*s\n",
+		   ht_progname, list, lineno, (int) (end - p), p);
+	  status = HT_EXIT_BAD_INPUT;
+	}
+      else if (file_list_add (l, p, (size_t) (end - p)) != 0)
+	{
+	  fprintf (stderr, "%s warm: %s: %s\n", ht_progname, list,
+		   strerror (errno));
+	  status = HT_EXIT_BAD_INPUT;
+	}
+      errno = 0;
     }
-  /* This command runs on the machine whose page cache it fills: H is
-     the kernel's.  */
-  o.page_size = ht_runtime_page_size (o.page_size, &o.h_source);
+  /* getline returns -1 at the end and on an error (a directory:
+     EISDIR); only an error sets the stream's error flag.  */
+  if (status == HT_EXIT_OK && ferror (f))
+    {
+      fprintf (stderr, "%s warm: cannot read list %s: %s\n", ht_progname,
+	       list, strerror (errno ? errno : EIO));
+      status = HT_EXIT_BAD_INPUT;
+    }
+  free (line);
+  fclose (f);
+  return status;
+}
+
+/* Warm the files of L, reporting each as O asks.  Returns the worst
+   status.  */
+static int
+warm_files (const struct file_list *l, const struct warm_opts *po)
+{
+  struct warm_opts o = *po;
+  struct ht_json j;
+  int status = HT_EXIT_OK;
+
   if (o.json)
     {
       ht_json_init (&j, stdout);
       ht_json_array (&j, NULL);
     }
-  for (; optind < argc; optind++)
+  for (size_t i = 0; i < l->n; i++)
     {
       struct warm_result r;
 
-      warm_file (argv[optind], &o, &r);
+      warm_file (l->path[i], &o, &r);
       if (o.json)
 	{
 	  ht_json_object (&j, NULL);
@@ -408,5 +485,96 @@ cmd_warm (int argc, char **argv)
       ht_json_end_array (&j);
       fputc ('\n', stdout);
     }
+  return status;
+}
+
+int
+cmd_warm (int argc, char **argv)
+{
+  static const struct option longopts[] = {
+    { "list", required_argument, NULL, 'l' },
+    { "page-size", required_argument, NULL, 'p' },
+    { "collapse", no_argument, NULL, 'c' },
+    { "no-drop", no_argument, NULL, 'n' },
+    { "json", no_argument, NULL, 'j' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+  };
+  struct warm_opts o = { 0, NULL, HT_H_OPTION, false, false, false };
+  struct file_list files = { NULL, 0, 0 };
+  bool lists = false;
+  int c, status = HT_EXIT_OK;
+
+  /* "-": FILE arguments come in order among the options, so that
+     --list files and FILEs are warmed in the order given.  */
+  optind = 1;
+  while (status == HT_EXIT_OK
+	 && (c = getopt_long (argc, argv, "-h", longopts, NULL)) != -1)
+    switch (c)
+      {
+      case 1:
+	if (file_list_add (&files, optarg, strlen (optarg)) != 0)
+	  {
+	    fprintf (stderr, "%s warm: %s\n", ht_progname, strerror (errno));
+	    status = HT_EXIT_BAD_INPUT;
+	  }
+	break;
+      case 'l':
+	lists = true;
+	status = read_list (optarg, &files);
+	break;
+      case 'p':
+	if (tool_parse_size ("warm", "--page-size", optarg, true,
+			     &o.page_size) != 0)
+	  status = HT_EXIT_BAD_INPUT;
+	break;
+      case 'c': o.collapse = true; break;
+      case 'n': o.no_drop = true; break;
+      case 'j': o.json = true; break;
+      case 'h':
+	warm_usage (stdout);
+	file_list_free (&files);
+	return HT_EXIT_OK;
+      default:
+	warm_usage (stderr);
+	status = HT_EXIT_BAD_INPUT;
+      }
+  /* After "--", the rest are FILEs.  */
+  for (; status == HT_EXIT_OK && optind < argc; optind++)
+    if (file_list_add (&files, argv[optind], strlen (argv[optind])) != 0)
+      {
+	fprintf (stderr, "%s warm: %s\n", ht_progname, strerror (errno));
+	status = HT_EXIT_BAD_INPUT;
+      }
+  if (status != HT_EXIT_OK)
+    ;
+  else if (files.n == 0 && !lists)
+    {
+      fprintf (stderr, "%s warm: no FILE given\n", ht_progname);
+      warm_usage (stderr);
+      status = HT_EXIT_BAD_INPUT;
+    }
+  else if (files.n == 0)
+    {
+      /* Lists that name nothing (a shipped list of comments only): there
+	 is nothing to do, which needs no huge pages either.  */
+      if (o.json)
+	fputs ("[]\n", stdout);
+    }
+  else if (ht_thp_mode () == HT_THP_UNAVAILABLE)
+    {
+      fprintf (stderr, "%s warm: this kernel has no transparent huge pages "
+	       "(/sys/kernel/mm/transparent_hugepage is missing)\n",
+	       ht_progname);
+      status = HT_EXIT_NO_THP;
+    }
+  else
+    {
+      /* This command runs on the machine whose page cache it fills: H is
+	 the kernel's.  */
+      o.page_size = ht_runtime_page_size (o.page_size, &o.h_source);
+      status = warm_files (&files, &o);
+    }
+  file_list_free (&files);
   return status;
 }
