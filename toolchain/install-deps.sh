@@ -36,6 +36,8 @@ set -eu
 #   gcc-aarch64-linux-gnu and binutils-aarch64-linux-gnu (Debian's cross
 #   compiler and ld.bfd 2.40, the "plain" producer), libc6-arm64-cross
 #   and libc6-dev-arm64-cross (the programs' glibc, also the guest's).
+#   The Debian packages of hugetext's own C parts (package/build-debs):
+#   debhelper and lintian.
 HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
 	m4 bison flex texinfo pkg-config zlib1g-dev libzstd-dev
 	debian-archive-keyring mmdebstrap
@@ -44,7 +46,8 @@ HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
 	libclang-rt-19-dev qemu-user-static binutils-dev
 	qemu-system-x86 busybox-static xfsprogs e2fsprogs libelf-dev
 	qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
-	libc6-arm64-cross libc6-dev-arm64-cross"
+	libc6-arm64-cross libc6-dev-arm64-cross
+	debhelper lintian"
 
 msg() { printf 'hugetext-toolchain: %s\n' "$*" >&2; }
 die() { msg "error: $*"; exit 1; }
