@@ -47,7 +47,7 @@ HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
 	qemu-system-x86 busybox-static xfsprogs e2fsprogs libelf-dev
 	qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 	libc6-arm64-cross libc6-dev-arm64-cross
-	debhelper lintian"
+	debhelper lintian pandoc"
 
 msg() { printf 'hugetext-toolchain: %s\n' "$*" >&2; }
 die() { msg "error: $*"; exit 1; }

@@ -124,6 +124,18 @@ config.substitutions.append(("%bench", os.path.join(
 if os.geteuid() == 0:
     config.available_features.add("root")
 
+# The man pages (docs/man), where this build renders them: pandoc found,
+# HUGETEXT_MANPAGES not OFF.  "man-db" runs them through man as lintian
+# does.
+man_dir = getattr(config, "hugetext_man_dir", "")
+if man_dir:
+    config.available_features.add("manpages")
+    config.substitutions.append(("%man-dir", man_dir))
+config.substitutions.append(("%man-options", "python3 " + os.path.join(
+    libdir, "man-options.py")))
+if os.access("/usr/bin/man", os.X_OK):
+    config.available_features.add("man-db")
+
 
 def large_folios(folder, table):
     """Whether files in FOLDER can get huge folios in the page cache
