@@ -122,6 +122,15 @@ check_report_text (FILE *out, const struct check_result *r, bool verbose)
   summary_text (out, r);
 }
 
+void
+check_report_brief (FILE *out, const struct check_result *r)
+{
+  if (r->error != NULL)
+    fprintf (out, "%s: error: %s\n", r->path, r->error);
+  else
+    summary_text (out, r);
+}
+
 struct problem_ctx
 {
   struct ht_json *j;

@@ -21,6 +21,9 @@ bool check_passed (const struct check_result *r);
 
 void check_report_text (FILE *out, const struct check_result *r,
 			bool verbose);
+/* Only the verdict line: the last line of check_report_text, or its
+   error line.  */
+void check_report_brief (FILE *out, const struct check_result *r);
 void check_report_json (struct ht_json *j, const struct check_result *r);
 
 #endif
