@@ -94,6 +94,10 @@ for _name in sorted(ask_producer("list").split(), key=len, reverse=True):
 
 # The sanitized build of the tool is what the tests run.
 config.substitutions.append(("%hugetext", built("hugetext-san")))
+# The packaging guard (guard/, docs/guard.md), run against this tool.
+config.substitutions.append(("%guard", "python3 %s --hugetext %s" % (
+    os.path.join(config.hugetext_source_dir, "guard", "hugetext-guard"),
+    built("hugetext-san"))))
 config.substitutions.append(("%expect-exit",
                              os.path.join(libdir, "expect-exit")))
 config.substitutions.append(("%compare-verdicts", "%s %s %s" % (
