@@ -162,6 +162,17 @@ def row(out, pkg, way, ways, pattern, findings, sums):
                   mib(w["disk"]) + delta(w["disk"], b["disk"])]
     else:
         cells += ["-", "-", "-"]
+    # The guard dh_hugetext runs (guard/hugetext-guard), over the
+    # packages as shipped; enforced for the ways with the default on.
+    guard = read(os.path.join(d, "guard"), "-")
+    if on and guard != "-":
+        result(guard == "ok", "the guard of dh_hugetext passes, enforced")
+        if guard != "ok":
+            errors = [l for l in (read(os.path.join(d, "guard.txt"), "") or "").splitlines()
+                      if ": error: " in l]
+            findings.append(f"{pkg}/{way}: the guard of dh_hugetext failed"
+                            f"{': ' + short(errors[0], 120) if errors else ''}"
+                            f" (log: {d}/guard.txt)")
     cells.append(smoke if smoke != "ok" else "works")
     return "| " + " | ".join(cells) + " |"
 
@@ -207,7 +218,8 @@ def main():
     else:
         lines.append("No findings: every build with the default on built and "
                      "passed its test suite, left its small ELF files byte for "
-                     "byte the same, laid out its eligible files, and worked "
+                     "byte the same, laid out its eligible files, passed the "
+                     "guard of dh_hugetext, and worked "
                      "when installed.")
     text = "\n".join(lines) + "\n"
     with open(os.path.join(a.out, "report.md"), "w") as f:
