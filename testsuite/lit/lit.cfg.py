@@ -94,6 +94,14 @@ for _name in sorted(ask_producer("list").split(), key=len, reverse=True):
 
 # The sanitized build of the tool is what the tests run.
 config.substitutions.append(("%hugetext", built("hugetext-san")))
+# debhelper's Perl library, for dh_hugetext's test.
+if subprocess.run(["perl", "-MDebian::Debhelper::Dh_Lib", "-e", "1"],
+                  stdout=subprocess.DEVNULL,
+                  stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("debhelper")
+config.substitutions.append(("%dh_hugetext", os.path.join(
+    config.hugetext_build_dir, "guard", "dh_hugetext")))
+
 # The packaging guard (guard/, docs/guard.md), run against this tool.
 config.substitutions.append(("%guard", "python3 %s --hugetext %s" % (
     os.path.join(config.hugetext_source_dir, "guard", "hugetext-guard"),
