@@ -3,8 +3,8 @@
 # kernels prepared in OUT (OUT/kernels: NAME ARCH PAGE PACKAGE IMAGE):
 # every producer that toolchain/producers marks "matrix" and makes
 # programs for that architecture x every output kind it makes (of those
-# the tree takes), into OUT/CASES/PRODUCER/KIND/ (probe, and libbig.so
-# for "shared"), CASES being the architecture's case tree (the table
+# the tree takes), into OUT/CASES/PRODUCER/KIND/ (probe, and for
+# "shared" libbig.so and probe-dlopen, which loads it with dlopen), CASES being the architecture's case tree (the table
 # below), listed in OUT/trees (ARCH CASES, a line each).  A file of
 # OUT/cases/ never changes with the architectures added.
 #
@@ -31,10 +31,10 @@
 # (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross) with the producers'
 # flags filled in with the build's aarch64 folder, BUILD_DIR/aarch64
 # (toolchain/producers says what it holds).  It is a CMake build of this
-# source tree for aarch64, made here and kept: its bin/hugetext and
-# lib/libhugetext-startup.so go into the arm64 initramfs
-# (make-images.sh), its lib/hugetext-startup.o into the helper's
-# programs; bin/ld.bfd, bin/ld.lld and lib/hugetext.so link to the
+# source tree for aarch64, made here and kept: its bin/hugetext,
+# lib/libhugetext-startup.so and lib/hugetext-audit.so go into the arm64
+# initramfs (make-images.sh), its lib/hugetext-startup.o into the
+# helper's programs; bin/ld.bfd, bin/ld.lld and lib/hugetext.so link to the
 # build's cross GNU ld, ld.lld and plugin.  The test program's 3 MiB of
 # code is ../lib/big-text.s with its one x86-64 instruction rewritten.
 
@@ -96,7 +96,7 @@ aarch64_build() {
 			{ tail -20 "$log" >&2; die "configuring $1 failed ($log)"; }
 	fi
 	cmake --build "$1" --target hugetext hugetext_startup_shared \
-		hugetext_startup_object >"$log" 2>&1 ||
+		hugetext_startup_object hugetext_audit >"$log" 2>&1 ||
 		{ tail -20 "$log" >&2; die "building $1 failed ($log)"; }
 	ln -sfn "$build/bin/aarch64-linux-gnu-ld" "$1/bin/ld.bfd"
 	ln -sfn "$build/bin/ld.lld" "$1/bin/ld.lld"
@@ -122,6 +122,7 @@ echo "$arches" | while read -r arch cc sub cases takes size; do
 	big_text "$arch" "$size" "$work/big.s"
 	$cc -O1 -c "$here/probe.c" -o "$work/probe.o"
 	$cc -O1 -fPIE -c "$here/probe.c" -o "$work/probe-pie.o"
+	$cc -O1 -fPIE -DPROBE_DLOPEN -c "$here/probe.c" -o "$work/probe-dlopen.o"
 	$cc -c "$work/big.s" -o "$work/big.o"
 	for p in $("$producer" list --in matrix --arch "$arch"); do
 		f=$("$producer" flags "$p" "$pbuild")
@@ -148,7 +149,9 @@ echo "$arches" | while read -r arch cc sub cases takes size; do
 				made=$d/libbig.so
 				$cc $f -shared "$work/big.o" -o "$made"
 				$cc -fuse-ld=bfd -pie "$work/probe-pie.o" -L"$d" -lbig \
-					-Wl,-rpath,'$ORIGIN' $extra -o "$d/probe" ;;
+					-Wl,-rpath,'$ORIGIN' $extra -o "$d/probe"
+				$cc -fuse-ld=bfd -pie "$work/probe-dlopen.o" \
+					-Wl,-rpath,'$ORIGIN' $extra -o "$d/probe-dlopen" ;;
 			esac
 			[ -z "$post" ] || "$producer" finish "$p" "$made"
 			# The zeros of a big test program take no room on disk.
@@ -162,6 +165,15 @@ echo "$arches" | while read -r arch cc sub cases takes size; do
 			esac
 		done
 	done
+	# The read-around probe and its two data files, never executed
+	# (testsuite/lit/kernel/readaround.test), in the 4 KiB-page trees.
+	if [ "$takes" = all ]; then
+		mkdir -p "$out/$cases/data"
+		$cc -O1 "$here/readaround.c" -o "$out/$cases/data/readaround"
+		for f in plain exec; do
+			yes "hugetext read-around data" | head -c 12M >"$out/$cases/data/$f.bin"
+		done
+	fi
 	rm -rf "$work"
 	echo "$arch $cases" >>"$out/trees"
 	echo "build-cases: $(find "$out/$cases" -name probe | wc -l) $arch programs in $out/$cases"

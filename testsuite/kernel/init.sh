@@ -15,9 +15,25 @@ echo 0 >/proc/sys/kernel/randomize_va_space
 # khugepaged asleep: in "always" mode its background scan may collapse a
 # program's text while a cell runs (seen in the first cell after boot);
 # the cells measure what exec, warm and the helper give, not its timing.
+# The values the kernel booted with are kept for the khugepaged cells
+# (run-cell khugepaged wake).
 k=/sys/kernel/mm/transparent_hugepage/khugepaged
+for f in scan_sleep_millisecs alloc_sleep_millisecs pages_to_scan; do
+	echo "$f $(cat $k/$f 2>/dev/null)"
+done >/etc/khugepaged.boot
 echo 3600000 >$k/scan_sleep_millisecs 2>/dev/null
 echo 3600000 >$k/alloc_sleep_millisecs 2>/dev/null
+# Asleep is not enough: khugepaged scans at once when a process registers
+# with it while none is (and when its thread starts again, THP "never" to
+# another mode: the matrix runs the "never" cells last).  So one process
+# stays registered all along: dd's buffer, an anonymous mapping of two
+# PMDs made in "always" mode, held while dd waits on a pipe nobody reads.
+t=/sys/kernel/mm/transparent_hugepage
+if echo always >$t/enabled 2>/dev/null; then
+	h=$(cat $t/hpage_pmd_size)
+	# shellcheck disable=SC2216	# sleep is not to read: dd is to wait.
+	dd if=/dev/zero bs=$((2 * h)) count=1 2>/dev/null | sleep 2147483647 &
+fi
 # The case tree of this initramfs's architecture (make-images.sh).
 cases=$(cat /etc/hugetext-cases)
 mkdir -p /mnt/ext4 /mnt/xfs /mnt/tmpfs

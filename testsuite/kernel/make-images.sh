@@ -37,8 +37,8 @@ die() { msg "error: $*"; exit 1; }
 # What a guest of each architecture runs, on the host: busybox (arm64's
 # is fetched: see arm64_busybox), the folder of glibc's libraries and
 # their folder in the guest, the dynamic loader and its path in the
-# guest, the folder of the build whose bin/hugetext and
-# lib/libhugetext-startup.so it gets.
+# guest, the folder of the build whose bin/hugetext,
+# lib/libhugetext-startup.so and lib/hugetext-audit.so it gets.
 guests='
 amd64 /bin/busybox /lib/x86_64-linux-gnu        /lib/x86_64-linux-gnu  /lib64/ld-linux-x86-64.so.2                  /lib64/ld-linux-x86-64.so.2 .
 arm64 -            /usr/aarch64-linux-gnu/lib   /lib/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 /lib/ld-linux-aarch64.so.1 aarch64
@@ -138,12 +138,18 @@ while read -r name arch page _; do
 	cp "$here/run-cell.sh" "$root/bin/run-cell"
 	echo "$tree" >"$root/etc/hugetext-cases"
 	cp "$build/$sub/bin/hugetext" "$root/bin/"
-	cp "$build/$sub/lib/libhugetext-startup.so" "$root$guest_libs/"
+	cp "$build/$sub/lib/libhugetext-startup.so" \
+		"$build/$sub/lib/hugetext-audit.so" "$root$guest_libs/"
 	chmod +x "$root/init" "$root/bin/run-cell"
 	for lib in libc.so.6 libm.so.6; do
 		cp -L "$libs/$lib" "$root$guest_libs/"
 	done
 	cp -L "$loader" "$root$guest_loader"
+	# And in the library folder, as Debian has it: ld.so finds itself
+	# there by name when it loads an audit module (LD_AUDIT) into a
+	# namespace of its own, whose libc.so.6 needs it.
+	[ "$(dirname "$guest_loader")" = "$guest_libs" ] ||
+		ln -s "$guest_loader" "$root$guest_libs/$(basename "$guest_loader")"
 	# The other loaders of this architecture (prepare.sh's OUT/loaders:
 	# NAME ARCH DIR TUNABLES): /loader/NAME holds its ld.so, libc and
 	# libm, and the tunables of its method (run-cell).

@@ -16,8 +16,14 @@
    With "poke" as the last argument it runs as a traced child, and its
    tracer writes one byte into its text through /proc/PID/mem, as a
    debugger setting a breakpoint does; the child then prints
-   "AFTER-WRITE pmd=P" measured again.
-   Built static or dynamic, PIE or not, by every producer.  */
+   "AFTER-WRITE pmd=P" measured again.  With "at" and a list of seconds
+   as the last two arguments ("at 10,30,60") it measures again at each of
+   those times since its start and prints "RESULT at=S aligned=..." for
+   each: what khugepaged does for a process that keeps running.
+   Built static or dynamic, PIE or not, by every producer.  Built with
+   PROBE_DLOPEN, it is not linked against libbig.so: with "lib" it loads
+   it with dlopen (found by the program's DT_RUNPATH, $ORIGIN) after it
+   has started, and measures that.  */
 
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -30,6 +36,10 @@
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#ifdef PROBE_DLOPEN
+#include <dlfcn.h>
+#endif
 
 /* kpageflags bits (include/uapi/linux/kernel-page-flags.h).  */
 #define KPF_COMPOUND_HEAD 15
@@ -40,7 +50,11 @@
 #define MAX_FOLIO_PAGES (1UL << 16)
 #define MAX_SIZES 32
 
+#ifdef PROBE_DLOPEN
+static int (*bigfn) (void);
+#else
 int bigfn (void);
+#endif
 
 struct target
 {
@@ -196,14 +210,44 @@ print_folios (long largest, struct folios *f)
     }
 }
 
+/* Load libbig.so with dlopen, as a plugin is loaded, and find bigfn in
+   it.  Returns 0, or 2 on an error it printed.  */
+static int
+load (void)
+{
+#ifdef PROBE_DLOPEN
+  void *lib = dlopen ("libbig.so", RTLD_NOW | RTLD_LOCAL);
+
+  if (lib == NULL || (bigfn = (int (*) (void)) dlsym (lib, "bigfn")) == NULL)
+    {
+      printf ("RESULT error=dlopen: %s\n", dlerror ());
+      return 2;
+    }
+#endif
+  return 0;
+}
+
+/* " aligned=A text=T pmd=P folio=F folios=LIST" for T's segment.  */
+static void
+print_result (struct target *t, unsigned long h, unsigned long page)
+{
+  struct folios folios;
+  long largest;
+
+  printf (" aligned=%d text=%lu pmd=%lu", t->start % h == 0,
+	  t->end - t->start, pmd_mapped (t->start, t->end));
+  largest = largest_folio (t->start, t->end, page, &folios);
+  print_folios (largest, &folios);
+  putchar ('\n');
+  fflush (stdout);
+}
+
 /* Run the code of T's segment, touch all of it, print the RESULT line.
    Returns 0, or 2 on an error it printed.  */
 static int
 measure (struct target *t, unsigned long h, unsigned long page)
 {
   volatile unsigned long sum = 0;
-  struct folios folios;
-  long largest;
 
   bigfn ();
   dl_iterate_phdr (find, t);
@@ -219,12 +263,42 @@ measure (struct target *t, unsigned long h, unsigned long page)
     }
   for (unsigned long a = t->start; a < t->end; a += page)
     sum += *(volatile unsigned char *) a;
-  printf ("RESULT aligned=%d text=%lu pmd=%lu", t->start % h == 0,
-	  t->end - t->start, pmd_mapped (t->start, t->end));
-  largest = largest_folio (t->start, t->end, page, &folios);
-  print_folios (largest, &folios);
-  putchar ('\n');
-  fflush (stdout);
+  fputs ("RESULT", stdout);
+  print_result (t, h, page);
+  return 0;
+}
+
+/* "at S1,S2,...": after measuring at start, sleep until S1 seconds since
+   START, measure again (running bigfn once more, as a server's code keeps
+   running), and so on.  Returns 0, or 2 on a bad list.  */
+static int
+measure_at (struct target *t, unsigned long h, unsigned long page,
+	    const char *list, const struct timespec *start)
+{
+  const char *p = list;
+
+  while (*p)
+    {
+      char *end;
+      long s = strtol (p, &end, 10);
+      struct timespec now, until;
+
+      if (end == p || s <= 0 || (*end != ',' && *end != '\0'))
+	{
+	  printf ("RESULT error=bad-at-list: %s\n", list);
+	  return 2;
+	}
+      until = *start;
+      until.tv_sec += s;
+      while (clock_gettime (CLOCK_MONOTONIC, &now) == 0
+	     && (now.tv_sec < until.tv_sec
+		 || (now.tv_sec == until.tv_sec && now.tv_nsec < until.tv_nsec)))
+	clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL);
+      bigfn ();
+      printf ("RESULT at=%ld", s);
+      print_result (t, h, page);
+      p = *end ? end + 1 : end;
+    }
   return 0;
 }
 
@@ -291,8 +365,16 @@ main (int argc, char **argv)
   struct target t = { argc > 1 && strcmp (argv[1], "lib") == 0
 		      ? "libbig.so" : "", 0, 0 };
   unsigned long h = pmd_size (), page = (unsigned long) sysconf (_SC_PAGESIZE);
+  struct timespec start;
+  int rc;
 
+  clock_gettime (CLOCK_MONOTONIC, &start);
+  if (load () != 0)
+    return 2;
   if (strcmp (argv[argc - 1], "poke") == 0)
     return poke (&t, h, page);
-  return measure (&t, h, page);
+  rc = measure (&t, h, page);
+  if (rc == 0 && argc > 2 && strcmp (argv[argc - 2], "at") == 0)
+    rc = measure_at (&t, h, page, argv[argc - 1], &start);
+  return rc;
 }

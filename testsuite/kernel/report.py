@@ -2,11 +2,22 @@
 """The kernel matrix's report: one table, kernel x case, from results.tsv.
 
 Usage: report.py RESULTS.tsv > report.txt
+       report.py --summary HUGETEXT HELPER RESULTS.tsv > summary.md
 Each cell shows whether the text started on a PMD boundary, how many of
 its bytes were PMD-mapped, and the largest folio behind it (after "/":
 4K, 64K, 2M...; "?" where the probe could not read it); "!" marks a
 result that broke its expectation.  The kernels are in the kernels file's order, each with the
 package it was.
+
+With --summary, the table of the first screen of docs/kernel-matrix.md,
+in Markdown: for each kernel and disk filesystem, in THP "always" mode,
+the share of the text PMD-mapped for an executable (every executable
+kind), a shared library and a library loaded with dlopen, cold, after
+hugetext warm, after 60 s with khugepaged awake and with the startup
+helper.  It sums the cells of the producers of HUGETEXT (a blank-separated
+list: the hugetext linkers) whose text the kernel found aligned to its PMD
+size, and for the helper column those of HELPER; "-" where the matrix has
+no such cell.
 """
 
 import csv
@@ -62,5 +73,55 @@ def main(path):
     return 0
 
 
+# The summary's columns: a title, the kinds summed, the method.
+EXECUTABLES = ("pie", "exec", "static", "static-pie")
+SUMMARY = (
+    ("executable, cold", EXECUTABLES, "exec"),
+    ("warm", EXECUTABLES, "warm"),
+    ("khugepaged 60 s", EXECUTABLES, "khugepaged-60s"),
+    ("helper", EXECUTABLES, "helper"),
+    ("audit", EXECUTABLES, "audit"),
+    ("shared library, cold", ("shared",), "exec"),
+    ("warm", ("shared",), "warm"),
+    ("khugepaged 60 s", ("shared",), "khugepaged-60s"),
+    ("helper", ("shared",), "helper"),
+    ("audit", ("shared",), "audit"),
+    ("dlopen, cold", ("dlopen",), "exec"),
+    ("warm", ("dlopen",), "warm"),
+    ("audit", ("dlopen",), "audit"),
+)
+
+
+def summary(path, hugetext, helper):
+    rows = list(csv.DictReader(open(path), delimiter="\t"))
+    kernels = []
+    for r in rows:
+        if r["kernel"] not in kernels:
+            kernels.append(r["kernel"])
+    print("| kernel | fs | " + " | ".join(t for t, _, _ in SUMMARY) + " |")
+    print("|---|---|" + "---|" * len(SUMMARY))
+    for kernel in kernels:
+        for fs in ("ext4", "xfs"):
+            cells = []
+            for _, kinds, method in SUMMARY:
+                producers = helper if method == "helper" else hugetext
+                pmd = text = 0
+                for r in rows:
+                    if (r["kernel"] == kernel and r["fs"] == fs
+                            and r["mode"] == "always"
+                            and r["producer"] in producers
+                            and r["kind"] in kinds and r["method"] == method
+                            and r["aligned"] == "1"):
+                        pmd += int(r["pmd"])
+                        text += int(r["text"])
+                cells.append("%.0f %%" % (100.0 * pmd / text) if text
+                             else "-")
+            print("| %s | %s | %s |" % (kernel, fs, " | ".join(cells)))
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--summary":
+        sys.exit(summary(sys.argv[4], sys.argv[2].split(),
+                         sys.argv[3].split()))
     sys.exit(main(sys.argv[1]))

@@ -1,0 +1,92 @@
+/* The kernel matrix's read-around probe: what a fault in a mapping of part
+   of a data file reads of the file.
+
+     readaround FILE [exec]
+
+   Maps 4 MiB of FILE (at least 12 MiB long), from 4 MiB on, read-only,
+   reads the page at 6 MiB, and prints
+
+     READAROUND exec=E cached=C window=W
+
+   E: 1 where the whole file was first mapped executable (not touched), as
+   ld.so maps a library's text, else 0; C: KiB of FILE in the page cache
+   afterwards (mincore over a mapping of the whole file); W: the KiB a
+   read-around window of the file's device spans (read_ahead_kb, from
+   /sys/class/bdi/MAJOR:MINOR).  The page cache must hold nothing of FILE
+   before.  */
+
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#define MIB (1024UL * 1024)
+
+/* The read_ahead_kb of the device that holds ST's file, or -1.  */
+static long
+read_ahead_kb (const struct stat *st)
+{
+  char path[96];
+  long kb = -1;
+  FILE *f;
+
+  snprintf (path, sizeof path, "/sys/class/bdi/%u:%u/read_ahead_kb",
+	    major (st->st_dev), minor (st->st_dev));
+  f = fopen (path, "r");
+  if (f == NULL)
+    return -1;
+  if (fscanf (f, "%ld", &kb) != 1)
+    kb = -1;
+  fclose (f);
+  return kb;
+}
+
+int
+main (int argc, char **argv)
+{
+  long page = sysconf (_SC_PAGESIZE);
+  int exec = argc > 2 && strcmp (argv[2], "exec") == 0;
+  unsigned long cached = 0, pages;
+  unsigned char *vec;
+  struct stat st;
+  char *whole, *part;
+  int fd;
+
+  if (argc < 2 || (fd = open (argv[1], O_RDONLY)) < 0
+      || fstat (fd, &st) != 0 || (unsigned long) st.st_size < 12 * MIB)
+    {
+      puts ("READAROUND error=no-file-of-12-MiB");
+      return 2;
+    }
+  if (exec && mmap (NULL, (size_t) st.st_size, PROT_READ | PROT_EXEC,
+		    MAP_PRIVATE, fd, 0) == MAP_FAILED)
+    {
+      puts ("READAROUND error=cannot-map-exec");
+      return 2;
+    }
+  part = mmap (NULL, 4 * MIB, PROT_READ, MAP_PRIVATE, fd, 4 * MIB);
+  whole = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+  pages = ((unsigned long) st.st_size + page - 1) / page;
+  vec = malloc (pages);
+  if (part == MAP_FAILED || whole == MAP_FAILED || vec == NULL)
+    {
+      puts ("READAROUND error=cannot-map");
+      return 2;
+    }
+  (void) *(volatile char *) (part + 2 * MIB);
+  if (mincore (whole, (size_t) st.st_size, vec) != 0)
+    {
+      puts ("READAROUND error=mincore");
+      return 2;
+    }
+  for (unsigned long i = 0; i < pages; i++)
+    cached += vec[i] & 1;
+  printf ("READAROUND exec=%d cached=%lu window=%ld\n", exec,
+	  cached * (unsigned long) page / 1024, read_ahead_kb (&st));
+  return 0;
+}
