@@ -4,7 +4,7 @@
 # (minimized, so the corpus stays small enough to replay in every test run).
 #
 # Usage: fuzz/run-fuzzer.sh [SECONDS] [BUILD_DIR] [TARGET]
-#        (defaults: 300, build, elf; TARGET is elf or smaps)
+#        (defaults: 300, build, elf; TARGET is elf, smaps or needed)
 # A crash stops the run and leaves its input as ./crash-* for a new test.
 
 set -eu
