@@ -20,10 +20,13 @@
 #include "hugetext/json.h"
 #include "hugetext/layout.h"
 #include "hugetext/machine.h"
+#include "hugetext/needed.h"
 #include "hugetext/size.h"
 #include "hugetext/smaps.h"
 #include "hugetext/thp.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -36,12 +39,27 @@
 #define MADV_COLLAPSE 25
 #endif
 
+/* What --running found, for its summary line.  */
+struct warm_stats
+{
+  size_t nproc, denied;		/* Processes read; those not readable.  */
+  size_t warmed, below, not_laid_out;
+  size_t over_budget;		/* Files left cold by --budget.  */
+};
+
 struct warm_opts
 {
   uint64_t page_size;		/* H.  */
   struct ht_fs_info *fs;	/* The file's filesystem, where known.  */
   enum ht_h_source h_source;
   bool collapse, no_drop, json;
+  bool deps;			/* Each FILE is a program: warm its closure.  */
+  bool running;			/* Also what running processes map; report
+				   only what was warmed or failed.  */
+  struct warm_stats *stats;	/* With RUNNING.  */
+  uint64_t budget;		/* --budget in bytes; 0: none.  */
+  uint64_t *budget_used;	/* The ranges warmed so far.  */
+  struct ht_needed_opts needed;
 };
 
 struct warm_result
@@ -53,7 +71,14 @@ struct warm_result
   uint64_t offset, size;	/* The range warmed.  */
   uint64_t pmd;			/* Bytes of it PMD-mapped afterwards.  */
   uint64_t still_cached;	/* Small-folio bytes that could not be dropped.  */
+  uint64_t small_code;		/* Below the min size: its largest code
+				   segment's code, which the contract leaves
+				   as it is (then SIZE is 0).  */
+  uint64_t min_size;
+  bool over_budget;		/* Left cold: --budget.  */
   const char *note;
+  char note_buf[HT_FS_WHY_LEN + 160];	/* Room for NOTE where it says
+					   why.  */
 };
 
 static void
@@ -62,10 +87,26 @@ warm_usage (FILE *out)
   fprintf (out,
 "Usage: %s warm [OPTION]... FILE...\n"
 "       %s warm [OPTION]... --list=FILE [FILE]...\n"
+"       %s warm [OPTION]... --deps PROGRAM...\n"
 "Fill the page cache with huge folios for the eligible code segments of\n"
 "each ELF FILE, so that the next exec of it is mapped with huge pages,\n"
-"and report the coverage reached, as measured.\n"
+"and report the coverage reached, as measured.  A file whose code is\n"
+"below the min size is left alone (-z hugetext changes nothing there).\n"
 "\n"
+"  --deps            each FILE is a program: warm it and the shared\n"
+"                    libraries it needs (its DT_NEEDED closure, found as\n"
+"                    ld.so finds them), without running it\n"
+"  --library-path=DIRS  with --deps: search DIRS first, as\n"
+"                    LD_LIBRARY_PATH would (not read from the environment)\n"
+"  --ld-so-cache=FILE   with --deps: the loader's cache (default\n"
+"                    /etc/ld.so.cache)\n"
+"  --running         also warm the files that running processes map\n"
+"                    executable now (other users' need root), those that\n"
+"                    most processes map first; only files laid out for H\n"
+"                    are reported, then one summary line\n"
+"  --budget=SIZE     warm no more than SIZE of text in all (a size such\n"
+"                    as 512M, or N%% of the memory); a file that would pass\n"
+"                    it is left as it is, and reported\n"
 "  --list=FILE       also warm the files named in FILE, one absolute path\n"
 "                    a line ('#' comments and blank lines are skipped);\n"
 "                    may be given more than once, and files are warmed\n"
@@ -78,11 +119,12 @@ warm_usage (FILE *out)
 "  --json            one JSON document on standard output\n"
 "  -h, --help        this text\n"
 "\n"
-"Exit status: 0 every file fully covered; 1 a file only in part; 2 bad\n"
-"usage or unreadable file; 4 permission denied; 5 no transparent huge\n"
-"pages; 6 MADV_COLLAPSE refused (the message says why); 7 not ELF; 8 the\n"
+"Exit status: 0 every file fully covered or below the min size; 1 a file\n"
+"only in part or not aligned; 2 bad usage, an unreadable file or (--deps)\n"
+"a library not found; 4 permission denied; 5 no transparent huge pages;\n"
+"6 MADV_COLLAPSE refused (the message says why); 7 not ELF; 8 the\n"
 "filesystem cannot hold huge folios on this kernel.\n", ht_progname,
-	   ht_progname);
+	   ht_progname, ht_progname);
 }
 
 struct find_ctx
@@ -161,6 +203,28 @@ map_aligned (int fd, uint64_t offset, uint64_t len, uint64_t h)
   return map;
 }
 
+/* MADV_COLLAPSE fails with EAGAIN where a page of the range is locked,
+   off the LRU or has an extra reference for a moment (a readahead still
+   in flight, a page in a per-CPU LRU batch); the kernel's documentation
+   has the caller try again.  Huge pages already in place are skipped, so
+   a retry costs only the part that failed.  */
+#define COLLAPSE_TRIES 4
+
+static int
+collapse (void *map, uint64_t size)
+{
+  int i;
+
+  for (i = 1;; i++)
+    {
+      if (madvise (map, size, MADV_COLLAPSE) == 0)
+	return 0;
+      if (errno != EAGAIN || i == COLLAPSE_TRIES)
+	return -1;
+      usleep (10000 * i);
+    }
+}
+
 static void
 warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
 {
@@ -189,9 +253,27 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
     r->note = "MADV_HUGEPAGE failed";
   for (p = map, i = 0; i < r->size; i += (uint64_t) page)
     (void) p[i];
-  if (o->collapse && madvise (map, r->size, MADV_COLLAPSE) != 0)
+  /* --running: where a running process keeps small folios of the range
+     mapped, only MADV_COLLAPSE can replace them; where the kernel cannot,
+     the process gets huge pages when it starts again.  */
+  bool needed = !o->collapse && o->running && r->still_cached != 0
+		&& pmd_mapped (map) < r->size;
+  if ((o->collapse || needed) && collapse (map, r->size) != 0)
     {
-      if (errno == EINVAL || errno == ENOSYS)
+      if (needed && (errno == EINVAL || errno == ENOSYS))
+	{
+	  struct ht_fs_info unknown;
+	  char why[HT_FS_WHY_LEN];
+
+	  if (o->fs == NULL)
+	    ht_fs_describe (0, ht_kernel_version (), o->page_size, &unknown);
+	  snprintf (r->note_buf, sizeof r->note_buf, "a running process "
+		    "maps small folios of it, which this kernel cannot "
+		    "collapse (%s): it gets huge pages when it starts again",
+		    ht_collapse_einval (o->fs ? o->fs : &unknown, why));
+	  r->note = r->note_buf;
+	}
+      else if (errno == EINVAL || errno == ENOSYS)
 	{
 	  /* What EINVAL means depends on the kernel: no
 	     READ_ONLY_THP_FOR_FS, or no folios of H for this file.  */
@@ -203,7 +285,21 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
 	  r->status = HT_EXIT_NO_COLLAPSE;
 	}
       else
-	r->note = "MADV_COLLAPSE failed for part of the range";
+	{
+	  int e = errno;
+
+	  if (e == EAGAIN)
+	    snprintf (r->note_buf, sizeof r->note_buf,
+		      "MADV_COLLAPSE failed for part of the range: %s "
+		      "(pages busy, %d tries)", strerror (e), COLLAPSE_TRIES);
+	  else
+	    snprintf (r->note_buf, sizeof r->note_buf,
+		      "MADV_COLLAPSE failed for part of the range: %s%s",
+		      strerror (e),
+		      e == ENOMEM ? " (no free huge page: memory too "
+				    "fragmented, or a cgroup's limit)" : "");
+	  r->note = r->note_buf;
+	}
     }
   r->pmd = pmd_mapped (map);
   munmap (map, r->size);
@@ -222,7 +318,8 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
    is aligned to H, whole huge pages of it.  Returns its size, 0 if
    there is none.  */
 static uint64_t
-aligned_text (const struct ht_elf *elf, uint64_t h, uint64_t *offset)
+aligned_text (const struct ht_elf *elf, uint64_t h, uint64_t *offset,
+	      struct warm_result *r)
 {
   /* Reading the padding would cache its pages in small folios, which
      --no-drop would then keep.  */
@@ -233,6 +330,10 @@ aligned_text (const struct ht_elf *elf, uint64_t h, uint64_t *offset)
 
   if (ht_layout_check (&layout, elf, &lopts, err) != 0)
     return 0;
+  r->min_size = layout.min_size;
+  for (size_t i = 0; layout.eligible == 0 && i < layout.nseg; i++)
+    if (layout.seg[i].code && layout.seg[i].code_size > r->small_code)
+      r->small_code = layout.seg[i].code_size;
   for (size_t i = 0; i < layout.nseg && size == 0; i++)
     {
       const struct ht_phdr *ph = layout.seg[i].ph;
@@ -295,9 +396,11 @@ warm_file (const char *path, const struct warm_opts *opts,
     }
   else
     {
-      r->size = aligned_text (&elf, o->page_size, &r->offset);
+      r->size = aligned_text (&elf, o->page_size, &r->offset, r);
       ht_elf_free (&elf);
-      if (r->size == 0)
+      if (r->size == 0 && r->small_code != 0)
+	r->note = "below the min size";
+      else if (r->size == 0)
 	{
 	  r->status = HT_EXIT_FAIL;
 	  r->error = "no code segment aligned to H in the file (link it "
@@ -307,8 +410,25 @@ warm_file (const char *path, const struct warm_opts *opts,
   /* POSIX_FADV_DONTNEED skips folios that are mapped: our own mapping of
      the headers would keep theirs cached, in small folios.  */
   ht_file_unmap (&f);
-  if (r->error == NULL)
-    warm_range (f.fd, r, o);
+  if (r->error == NULL && r->size != 0 && o->budget != 0
+      && r->size > o->budget - *o->budget_used)
+    {
+      char a[32], b[32];
+
+      snprintf (r->note_buf, sizeof r->note_buf, "left as it is: its text "
+		"would pass the budget (%s of %s used)",
+		ht_format_size (*o->budget_used, a),
+		ht_format_size (o->budget, b));
+      r->note = r->note_buf;
+      r->status = HT_EXIT_FAIL;
+      r->over_budget = true;
+    }
+  else if (r->error == NULL && r->size != 0)
+    {
+      if (o->budget_used != NULL)
+	*o->budget_used += r->size;
+      warm_range (f.fd, r, o);
+    }
   ht_file_close (&f);
 }
 
@@ -320,6 +440,21 @@ report_text (const struct warm_result *r, const struct warm_opts *o)
   if (r->error != NULL)
     {
       fprintf (stderr, "%s warm: %s: %s\n", ht_progname, r->path, r->error);
+      return;
+    }
+  if (r->size == 0)
+    {
+      printf ("%s: %s of code, below the min size %s: -z hugetext leaves "
+	      "such a file as it is; nothing to warm\n", r->path,
+	      ht_format_size (r->small_code, a),
+	      ht_format_size (r->min_size, b));
+      return;
+    }
+  if (r->over_budget)
+    {
+      printf ("%s: text at offset %#llx, %s: %s\n", r->path,
+	      (unsigned long long) r->offset, ht_format_size (r->size, a),
+	      r->note);
       return;
     }
   printf ("%s: text at offset %#llx, %s: %s in huge folios of %s (%s) "
@@ -438,6 +573,211 @@ read_list (const char *list, struct file_list *l)
   return status;
 }
 
+static bool
+file_list_has (const struct file_list *l, const char *path)
+{
+  for (size_t i = 0; i < l->n; i++)
+    if (strcmp (l->path[i], path) == 0)
+      return true;
+  return false;
+}
+
+/* Replace each program of L by its DT_NEEDED closure, the program first,
+   each file once.  A program whose closure cannot be read stays in the
+   list (warming it says what is wrong with it); a library that cannot be
+   found is reported.  Returns the worst status.  */
+static int
+expand_deps (struct file_list *l, const struct warm_opts *o)
+{
+  struct file_list out = { NULL, 0, 0 };
+  int status = HT_EXIT_OK;
+
+  for (size_t i = 0; i < l->n; i++)
+    {
+      struct ht_needed closure;
+      char err[HT_ERRLEN];
+
+      if (ht_needed_resolve (&closure, l->path[i], &o->needed, err) != 0)
+	{
+	  fprintf (stderr, "%s warm: %s: cannot find its libraries: %s\n",
+		   ht_progname, l->path[i], err);
+	  status = HT_EXIT_BAD_INPUT;
+	  ht_needed_free (&closure);
+	  if (!file_list_has (&out, l->path[i])
+	      && file_list_add (&out, l->path[i], strlen (l->path[i])) != 0)
+	    goto oom;
+	  continue;
+	}
+      for (size_t k = 0; k < closure.n; k++)
+	{
+	  const struct ht_needed_obj *ob = &closure.obj[k];
+
+	  if (ob->path == NULL)
+	    {
+	      fprintf (stderr, "%s warm: %s: %s (needed by %s): not found\n",
+		       ht_progname, l->path[i], ob->name,
+		       closure.obj[ob->parent].path);
+	      status = HT_EXIT_BAD_INPUT;
+	    }
+	  else if (!file_list_has (&out, ob->path)
+		   && file_list_add (&out, ob->path, strlen (ob->path)) != 0)
+	    {
+	      ht_needed_free (&closure);
+	      goto oom;
+	    }
+	}
+      ht_needed_free (&closure);
+    }
+  file_list_free (l);
+  *l = out;
+  return status;
+
+oom:
+  fprintf (stderr, "%s warm: %s\n", ht_progname, strerror (errno));
+  file_list_free (&out);
+  return HT_EXIT_BAD_INPUT;
+}
+
+/* A file that --running added, and how many processes map it.  */
+struct running_file
+{
+  char *path;
+  size_t users;
+  long last_pid;		/* The last process that counted.  */
+};
+
+struct running_ctx
+{
+  const struct file_list *given;	/* The files given: not counted.  */
+  struct running_file *file;
+  size_t n, cap;
+  long pid;			/* The process read now.  */
+  int error;			/* errno of a failed append, or 0.  */
+};
+
+static int
+running_mapping (void *ctx, const struct ht_mapping *m)
+{
+  static const char deleted[] = " (deleted)";
+  struct running_ctx *r = ctx;
+  size_t dl = sizeof deleted - 1, i;
+  char path[4096];
+
+  if (m->perms[2] != 'x' || m->path_len == 0 || m->path[0] != '/'
+      || m->path_len >= sizeof path
+      || (m->path_len > dl
+	  && memcmp (m->path + m->path_len - dl, deleted, dl) == 0))
+    return 0;
+  memcpy (path, m->path, m->path_len);
+  path[m->path_len] = '\0';
+  if (file_list_has (r->given, path))
+    return 0;
+  for (i = 0; i < r->n && strcmp (r->file[i].path, path) != 0; i++)
+    ;
+  if (i == r->n)
+    {
+      if (r->n == r->cap)
+	{
+	  size_t cap = r->cap ? 2 * r->cap : 64;
+	  struct running_file *f = realloc (r->file, cap * sizeof *f);
+
+	  if (f == NULL)
+	    goto fail;
+	  r->file = f;
+	  r->cap = cap;
+	}
+      if ((r->file[i].path = strdup (path)) == NULL)
+	goto fail;
+      r->file[i].users = 0;
+      r->file[i].last_pid = 0;
+      r->n++;
+    }
+  if (r->file[i].last_pid != r->pid)
+    {
+      r->file[i].users++;
+      r->file[i].last_pid = r->pid;
+    }
+  return 0;
+
+fail:
+  r->error = errno;
+  return 1;
+}
+
+/* The file that more processes map first; then by path, so that the
+   order does not depend on /proc's.  */
+static int
+by_users (const void *a, const void *b)
+{
+  const struct running_file *x = a, *y = b;
+
+  if (x->users != y->users)
+    return x->users > y->users ? -1 : 1;
+  return strcmp (x->path, y->path);
+}
+
+/* Append to L the files that running processes (not this one) map
+   executable and L does not hold yet, each once, those that most
+   processes map first.  *NPROC gets the processes read, *DENIED those
+   whose maps this user may not read.  Returns 0, or -1 after saying
+   why.  */
+static int
+running_files (struct file_list *l, size_t *nproc, size_t *denied)
+{
+  DIR *proc = opendir ("/proc");
+  struct running_ctx ctx = { .given = l };
+  struct dirent *e;
+  pid_t self = getpid ();
+
+  *nproc = *denied = 0;
+  if (proc == NULL)
+    {
+      fprintf (stderr, "%s warm: --running: cannot read /proc: %s\n",
+	       ht_progname, strerror (errno));
+      return -1;
+    }
+  while (ctx.error == 0 && (e = readdir (proc)) != NULL)
+    {
+      char path[64], err[HT_ERRLEN];
+      char *maps;
+      size_t len;
+
+      if (!isdigit ((unsigned char) e->d_name[0])
+	  || (ctx.pid = atol (e->d_name)) == (long) self)
+	continue;
+      snprintf (path, sizeof path, "/proc/%.20s/maps", e->d_name);
+      maps = ht_read_file (path, &len);
+      if (maps == NULL)
+	{
+	  /* A process that exited meanwhile is no loss.  */
+	  if (errno == EACCES || errno == EPERM)
+	    ++*denied;
+	  continue;
+	}
+      ++*nproc;
+      ht_smaps_parse (maps, len, running_mapping, &ctx, err);
+      free (maps);
+    }
+  closedir (proc);
+  if (ctx.n > 1)
+    qsort (ctx.file, ctx.n, sizeof *ctx.file, by_users);
+  for (size_t i = 0; i < ctx.n; i++)
+    {
+      if (ctx.error == 0
+	  && file_list_add (l, ctx.file[i].path, strlen (ctx.file[i].path)) != 0)
+	ctx.error = errno;
+      free (ctx.file[i].path);
+    }
+  free (ctx.file);
+  if (ctx.error != 0)
+    {
+      fprintf (stderr, "%s warm: --running: %s\n", ht_progname,
+	       strerror (ctx.error));
+      return -1;
+    }
+  return 0;
+}
+
 /* Warm the files of L, reporting each as O asks.  Returns the worst
    status.  */
 static int
@@ -457,6 +797,25 @@ warm_files (const struct file_list *l, const struct warm_opts *po)
       struct warm_result r;
 
       warm_file (l->path[i], &o, &r);
+      if (o.running)
+	{
+	  /* What -z hugetext did not lay out is most of a system: counted,
+	     not reported, and no failure.  */
+	  if (r.size == 0 && r.small_code != 0)
+	    {
+	      o.stats->below++;
+	      continue;
+	    }
+	  if (r.size == 0 && r.status == HT_EXIT_FAIL)
+	    {
+	      o.stats->not_laid_out++;
+	      continue;
+	    }
+	  if (r.status == HT_EXIT_OK)
+	    o.stats->warmed++;
+	  if (r.over_budget)
+	    o.stats->over_budget++;
+	}
       if (o.json)
 	{
 	  ht_json_object (&j, NULL);
@@ -469,6 +828,11 @@ warm_files (const struct file_list *l, const struct warm_opts *po)
 	  ht_json_u64 (&j, "page_size", o.page_size);
 	  ht_json_str (&j, "page_size_from", ht_h_source_name (o.h_source));
 	  ht_json_u64 (&j, "small_folios_left", r.still_cached);
+	  if (r.size == 0 && r.small_code != 0)
+	    {
+	      ht_json_u64 (&j, "code_size", r.small_code);
+	      ht_json_u64 (&j, "min_size", r.min_size);
+	    }
 	  if (r.note)
 	    ht_json_str (&j, "note", r.note);
 	  ht_json_u64 (&j, "status", (uint64_t) r.status);
@@ -488,6 +852,54 @@ warm_files (const struct file_list *l, const struct warm_opts *po)
   return status;
 }
 
+/* The memory of this machine, from /proc/meminfo's MemTotal; 0 where it
+   cannot be read.  */
+static uint64_t
+mem_total (void)
+{
+  FILE *f = fopen ("/proc/meminfo", "r");
+  unsigned long long kib = 0;
+  char line[128];
+
+  if (f == NULL)
+    return 0;
+  while (fgets (line, sizeof line, f) != NULL)
+    if (sscanf (line, "MemTotal: %llu kB", &kib) == 1)
+      break;
+  fclose (f);
+  return (uint64_t) kib * 1024;
+}
+
+/* --budget=ARG: a size, or N% of the memory (N from 1 to 100).  */
+static int
+parse_budget (const char *arg, uint64_t *out)
+{
+  size_t len = strlen (arg);
+  uint64_t mem;
+  char *end;
+
+  if (len == 0 || arg[len - 1] != '%')
+    return tool_parse_size ("warm", "--budget", arg, false, out);
+  errno = 0;
+  unsigned long pct = strtoul (arg, &end, 10);
+  if (end != arg + len - 1 || end == arg || errno != 0 || pct == 0
+      || pct > 100)
+    {
+      fprintf (stderr, "%s warm: invalid --budget '%s': expected a size "
+	       "such as 512M, or a share of the memory from 1%% to 100%%\n",
+	       ht_progname, arg);
+      return -1;
+    }
+  if ((mem = mem_total ()) == 0)
+    {
+      fprintf (stderr, "%s warm: --budget '%s': cannot read MemTotal from "
+	       "/proc/meminfo\n", ht_progname, arg);
+      return -1;
+    }
+  *out = mem / 100 * pct;
+  return 0;
+}
+
 int
 cmd_warm (int argc, char **argv)
 {
@@ -497,10 +909,18 @@ cmd_warm (int argc, char **argv)
     { "collapse", no_argument, NULL, 'c' },
     { "no-drop", no_argument, NULL, 'n' },
     { "json", no_argument, NULL, 'j' },
+    { "deps", no_argument, NULL, 'd' },
+    { "library-path", required_argument, NULL, 'L' },
+    { "ld-so-cache", required_argument, NULL, 'C' },
+    { "running", no_argument, NULL, 'r' },
+    { "budget", required_argument, NULL, 'b' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
-  struct warm_opts o = { 0, NULL, HT_H_OPTION, false, false, false };
+  struct warm_stats stats = { 0 };
+  uint64_t budget_used = 0;
+  struct warm_opts o = { .h_source = HT_H_OPTION, .stats = &stats,
+			 .budget_used = &budget_used };
   struct file_list files = { NULL, 0, 0 };
   bool lists = false;
   int c, status = HT_EXIT_OK;
@@ -531,6 +951,14 @@ cmd_warm (int argc, char **argv)
       case 'c': o.collapse = true; break;
       case 'n': o.no_drop = true; break;
       case 'j': o.json = true; break;
+      case 'd': o.deps = true; break;
+      case 'L': o.needed.library_path = optarg; break;
+      case 'C': o.needed.cache = optarg; break;
+      case 'r': o.running = true; break;
+      case 'b':
+	if (parse_budget (optarg, &o.budget) != 0)
+	  status = HT_EXIT_BAD_INPUT;
+	break;
       case 'h':
 	warm_usage (stdout);
 	file_list_free (&files);
@@ -546,9 +974,24 @@ cmd_warm (int argc, char **argv)
 	fprintf (stderr, "%s warm: %s\n", ht_progname, strerror (errno));
 	status = HT_EXIT_BAD_INPUT;
       }
+  if (status == HT_EXIT_OK && o.running
+      && running_files (&files, &stats.nproc, &stats.denied) != 0)
+    status = HT_EXIT_BAD_INPUT;
   if (status != HT_EXIT_OK)
     ;
-  else if (files.n == 0 && !lists)
+  else if (o.deps && o.running)
+    {
+      fprintf (stderr, "%s warm: --deps and --running do not go together: "
+	       "a running process maps its libraries already\n", ht_progname);
+      status = HT_EXIT_BAD_INPUT;
+    }
+  else if (!o.deps && (o.needed.library_path || o.needed.cache))
+    {
+      fprintf (stderr, "%s warm: --library-path and --ld-so-cache need "
+	       "--deps\n", ht_progname);
+      status = HT_EXIT_BAD_INPUT;
+    }
+  else if (files.n == 0 && !lists && !o.running)
     {
       fprintf (stderr, "%s warm: no FILE given\n", ht_progname);
       warm_usage (stderr);
@@ -570,10 +1013,34 @@ cmd_warm (int argc, char **argv)
     }
   else
     {
+      int found = o.deps ? expand_deps (&files, &o) : HT_EXIT_OK;
+      int warmed;
+
       /* This command runs on the machine whose page cache it fills: H is
 	 the kernel's.  */
       o.page_size = ht_runtime_page_size (o.page_size, &o.h_source);
-      status = warm_files (&files, &o);
+      warmed = warm_files (&files, &o);
+      status = warmed > found ? warmed : found;
+      if (o.running && !o.json)
+	{
+	  printf ("%s warm --running: %zu processes read", ht_progname,
+		  stats.nproc);
+	  if (stats.denied)
+	    printf (" (%zu more not readable%s)", stats.denied,
+		    geteuid () == 0 ? "" : ": other users' need root");
+	  printf (", %zu files: %zu warmed in full, %zu below the min size, %zu not "
+		  "laid out for H", files.n, stats.warmed, stats.below,
+		  stats.not_laid_out);
+	  if (o.budget != 0)
+	    {
+	      char a[32], b[32];
+
+	      printf (", %zu left by the budget (%s of %s used)",
+		      stats.over_budget, ht_format_size (budget_used, a),
+		      ht_format_size (o.budget, b));
+	    }
+	  putchar ('\n');
+	}
     }
   file_list_free (&files);
   return status;

@@ -1,12 +1,17 @@
 /* Reads all of its own code segment, so that every huge page of it is
    mapped, then sleeps for argv[1] seconds (default 2) so that it can be
-   sampled.  */
+   sampled.  With "all" as argv[2], the code segments of every loaded
+   object too (the shared libraries it needs); with a library as argv[3],
+   it loads that one with dlopen first, as a plugin is loaded.  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <link.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 static volatile unsigned long sum;
+static int all;
 
 static int
 touch (struct dl_phdr_info *info, size_t size, void *data)
@@ -24,12 +29,18 @@ touch (struct dl_phdr_info *info, size_t size, void *data)
       for (size_t off = 0; off < p->p_memsz; off += 4096)
 	sum += b[off];
     }
-  return 1;			/* The program only.  */
+  return !all;			/* Stop after the program, unless "all".  */
 }
 
 int
 main (int argc, char **argv)
 {
+  all = argc > 2 && argv[2][0] == 'a';
+  if (argc > 3 && dlopen (argv[3], RTLD_NOW | RTLD_LOCAL) == NULL)
+    {
+      fprintf (stderr, "toucher: %s\n", dlerror ());
+      return 1;
+    }
   dl_iterate_phdr (touch, NULL);
   sleep (argc > 1 ? (unsigned) atoi (argv[1]) : 2);
   return 0;
