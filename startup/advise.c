@@ -1,0 +1,176 @@
+/* What both forms of the startup helper do to one object's code
+   (advise.h).  Nothing here allocates or uses stdio: it runs before main,
+   or inside ld.so's calls to an audit module.  */
+
+#define _GNU_SOURCE
+#include "advise.h"
+#include "hugetext/machine.h"
+#include "hugetext/thp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+
+bool
+ht_advise_settings (struct ht_advise *s, const char *who)
+{
+  const char *env = getenv ("HUGETEXT_STARTUP");
+  const char *comma;
+  size_t len;
+
+  s->who = who;
+  s->collapse = false;
+  s->verbose = false;
+  s->h = 0;
+  if (env == NULL)
+    env = "advise";
+  comma = strchr (env, ',');
+  len = comma ? (size_t) (comma - env) : strlen (env);
+  s->verbose = comma != NULL && strcmp (comma + 1, "verbose") == 0;
+  if (len == 3 && strncmp (env, "off", len) == 0)
+    return false;
+  if (len == 8 && strncmp (env, "collapse", len) == 0)
+    s->collapse = true;
+  else if (!(len == 6 && strncmp (env, "advise", len) == 0))
+    {
+      ht_advise_report (s, "%s: HUGETEXT_STARTUP='%s': expected off, "
+			"advise or collapse; doing nothing\n", who, env);
+      return false;
+    }
+  return true;
+}
+
+uintptr_t
+ht_advise_h (struct ht_advise *s)
+{
+  enum ht_h_source source;
+
+  if (s->h == 0)
+    {
+      s->h = (uintptr_t) ht_runtime_page_size (0, &source);
+      ht_advise_report (s, "%s: H %lu KiB (%s)\n", s->who,
+			(unsigned long) s->h / 1024,
+			ht_h_source_name (source));
+    }
+  return s->h;
+}
+
+void
+ht_advise_report (const struct ht_advise *s, const char *fmt, ...)
+{
+  char buf[512];
+  va_list ap;
+  int n;
+
+  if (!s->verbose)
+    return;
+  va_start (ap, fmt);
+  n = vsnprintf (buf, sizeof buf, fmt, ap);
+  va_end (ap);
+  if (n > 0)
+    {
+      size_t len = (size_t) n < sizeof buf ? (size_t) n : sizeof buf - 1;
+      if (write (STDERR_FILENO, buf, len) < 0)
+	return;
+    }
+}
+
+/* The smallest H that lib/machines.def gives this machine's
+   architecture, any base page (of every machine where it does not know
+   this one): a code segment shorter than that covers no huge page here,
+   and costs no look at the kernel's H.  */
+static uint64_t
+smallest_h (void)
+{
+  static uint64_t smallest;
+  const struct ht_machine *m, *host;
+  size_t n;
+
+  if (smallest == 0)
+    {
+      host = ht_machine_host ();
+      m = ht_machines (&n);
+      smallest = HT_ASSUMED_H;
+      for (size_t i = 0; i < n; i++)
+	if ((host == NULL || (m[i].e_machine == host->e_machine
+			      && m[i].elf_class == host->elf_class))
+	    && m[i].huge_page < smallest)
+	  smallest = m[i].huge_page;
+    }
+  return smallest;
+}
+
+bool
+ht_advise_range (struct ht_advise *s, uintptr_t bias, const ElfW(Phdr) *p,
+		 uintptr_t *first, uintptr_t *last)
+{
+  uintptr_t start = bias + p->p_vaddr, h;
+
+  if (p->p_type != PT_LOAD || !(p->p_flags & PF_X) || (p->p_flags & PF_W)
+      || p->p_memsz < smallest_h ())
+    return false;
+  h = ht_advise_h (s);
+  /* Only where a huge page of the file can back a huge page of the
+     mapping.  */
+  if ((start - p->p_offset) % h != 0)
+    return false;
+  *first = (start + h - 1) & ~(h - 1);
+  *last = (start + p->p_memsz) & ~(h - 1);
+  return *last > *first;
+}
+
+bool
+ht_advise_hugepage (const struct ht_advise *s, const char *name,
+		    uintptr_t first, uintptr_t last)
+{
+  if (madvise ((void *) first, last - first, MADV_HUGEPAGE) != 0)
+    {
+      ht_advise_report (s, "%s: %s: MADV_HUGEPAGE: %s\n", s->who, name,
+			strerror (errno));
+      return false;
+    }
+  ht_advise_report (s, "%s: %s: MADV_HUGEPAGE on %#lx-%#lx (%lu KiB)\n",
+		    s->who, name, (unsigned long) first, (unsigned long) last,
+		    (unsigned long) (last - first) / 1024);
+  return true;
+}
+
+/* What MADV_COLLAPSE failing with EINVAL for the text of PATH (NULL: the
+   program) means on this kernel, in BUF (HT_FS_WHY_LEN bytes).  */
+static const char *
+collapse_einval (const char *path, uintptr_t h, char *buf)
+{
+  struct ht_fs_info fs;
+  int fd = open (path ? path : "/proc/self/exe", O_RDONLY | O_CLOEXEC);
+
+  if (fd < 0 || ht_fs_info (fd, h, &fs) != 0)
+    ht_fs_describe (0, ht_kernel_version (), h, &fs);
+  if (fd >= 0)
+    close (fd);
+  return ht_collapse_einval (&fs, buf);
+}
+
+void
+ht_advise_collapse (const struct ht_advise *s, const char *name,
+		    const char *path, uintptr_t first, uintptr_t last)
+{
+  char why[HT_FS_WHY_LEN];
+
+  if (madvise ((void *) first, last - first, MADV_COLLAPSE) == 0)
+    ht_advise_report (s, "%s: %s: MADV_COLLAPSE done\n", s->who, name);
+  else if (errno == EINVAL && s->verbose)
+    ht_advise_report (s, "%s: %s: %s\n", s->who, name,
+		      collapse_einval (path, s->h, why));
+  else
+    ht_advise_report (s, "%s: %s: MADV_COLLAPSE: %s\n", s->who, name,
+		      strerror (errno));
+}
