@@ -1,7 +1,7 @@
 #!/bin/bash
 # Prepare the C corpus that the benchmark's clang compiles: 24 files of
-# BFD (binutils 2.40, the tree the toolchain build patched and
-# configured), preprocessed once by CLANG, so that every run compiles
+# BFD (the binutils tree the toolchain build patched and configured: its
+# bfd/Makefile names it), preprocessed once by CLANG, so that every run compiles
 # exactly the same input and reads no header.
 #
 # Usage: bench/clang/corpus.sh CLANG BUILD_DIR OUT_DIR
@@ -10,9 +10,10 @@ set -eu
 die() { echo "bench/clang/corpus.sh: $*" >&2; exit 1; }
 [ $# -eq 3 ] || die "usage: bench/clang/corpus.sh CLANG BUILD_DIR OUT_DIR"
 clang=$1 build=$2 out=$3
-src=$build/toolchain/src/binutils-2.40/bfd
 cfg=$build/toolchain/binutils/bfd
 [ -f "$cfg/config.h" ] || die "no $cfg/config.h: run ./run build first"
+src=$(sed -n 's/^abs_srcdir = //p' "$cfg/Makefile")
+[ -d "$src" ] || die "$cfg/Makefile names no source folder"
 
 # Generic ELF, the x86 back ends, archives, COFF/PE and the small
 # formats: 7.5 s at -O2 on one core of the 2-core VM, elf.c and

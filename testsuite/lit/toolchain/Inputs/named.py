@@ -6,8 +6,9 @@ Usage: named.py PRODUCER SOURCE_DIR
 - The kernel matrix's cells (km_cells in
   testsuite/kernel/lib/kernel-matrix.exp, run by tclsh, of every kernel
   of the kernels file): each cell's
-  producer must be one marked "matrix" that makes the cell's kind, and
-  each "matrix" producer must have a cell.
+  producer must be one marked "matrix" that makes the cell's kind (a
+  "dlopen" cell loads the producer's "shared" library), and each
+  "matrix" producer must have a cell.
 - bench/report.py: VARIANTS must be the producers marked "bench", in the
   table's order, each with a LABEL, and every name in BASELINE and LABEL
   a producer.
@@ -33,6 +34,8 @@ def main(producer, top):
     cells = subprocess.run(["tclsh"], input=tcl, check=True,
                            capture_output=True, text=True).stdout.split("\n")
     cells = {tuple(c.split()) for c in cells if c}
+    # The matrix's own kind: the shared kind's library, loaded with dlopen.
+    cells = {(p, "shared" if kind == "dlopen" else kind) for p, kind in cells}
     for p, kind in sorted(cells):
         if p not in names("--in", "matrix", "--kind", kind):
             problems.append("kernel-matrix.exp: cell %s %s: no producer %s "
