@@ -3,10 +3,12 @@
 # batch of execs of /bin/true with no LD_AUDIT; with an empty audit
 # module (la_version alone, no libc: what glibc's LD_AUDIT costs by
 # itself); with the same module calling one libc function (glibc then
-# loads a second libc.so.6 into the audit namespace, as for ours); and
-# with LD_AUDIT=hugetext-audit.so; each against the one before it, in
-# interleaved rounds.  Prints bench/ratio.py's table (the times are of a
-# batch) and the difference per exec.
+# loads a second libc.so.6 into the audit namespace: what a module built
+# on libc pays); and with LD_AUDIT=hugetext-audit.so, which takes nothing
+# from libc (startup/freestanding.c).  The empty module against none,
+# and the other two against the empty module, in interleaved rounds.
+# Prints bench/ratio.py's table (the times are of a batch) and the
+# difference per exec.
 #
 # Usage: bench/audit-cost.sh BUILD_DIR [ROUNDS [EXECS]]   (default 15, 400)
 set -eu
@@ -51,7 +53,7 @@ for i in $(seq "$pairs"); do
 	{
 		echo "LD_AUDIT=empty true $n $e"
 		echo "LD_AUDIT=libc true $e $l"
-		echo "LD_AUDIT=ours true $l $o"
+		echo "LD_AUDIT=ours true $e $o"
 	} >>"$results"
 done
 python3 "$top/bench/ratio.py" "$results"
@@ -63,7 +65,7 @@ for line in open(sys.argv[1]):
     rows.setdefault(label, []).append((int(b) - int(a)) / int(sys.argv[2]) / 1000)
 for label, d in rows.items():
     d.sort()
-    print("%s: %+.1f us per exec against the line before it (median; "
+    print("%s: %+.1f us per exec against the module before it (median; "
           "p10 %+.1f, p90 %+.1f)" % (label, statistics.median(d),
                                        d[len(d) // 10], d[-1 - len(d) // 10]))
 PY

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "hugetext/thp.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,26 +11,28 @@
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 enum ht_thp_mode
 ht_thp_mode (void)
 {
-  FILE *f = fopen ("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+  int fd = open ("/sys/kernel/mm/transparent_hugepage/enabled",
+		 O_RDONLY | O_CLOEXEC);
   char buf[128];
+  ssize_t n = fd >= 0 ? read (fd, buf, sizeof buf - 1) : -1;
   enum ht_thp_mode mode = HT_THP_UNAVAILABLE;
 
-  if (f == NULL)
+  if (fd >= 0)
+    close (fd);
+  if (n <= 0)
     return HT_THP_UNAVAILABLE;
-  if (fgets (buf, sizeof buf, f) != NULL)
-    {
-      if (strstr (buf, "[always]") != NULL)
-	mode = HT_THP_ALWAYS;
-      else if (strstr (buf, "[madvise]") != NULL)
-	mode = HT_THP_MADVISE;
-      else if (strstr (buf, "[never]") != NULL)
-	mode = HT_THP_NEVER;
-    }
-  fclose (f);
+  buf[n] = '\0';
+  if (strstr (buf, "[always]") != NULL)
+    mode = HT_THP_ALWAYS;
+  else if (strstr (buf, "[madvise]") != NULL)
+    mode = HT_THP_MADVISE;
+  else if (strstr (buf, "[never]") != NULL)
+    mode = HT_THP_NEVER;
   return mode;
 }
 
@@ -50,7 +53,9 @@ ht_kernel_version (void)
 {
   struct utsname u;
   const char *release = getenv ("HUGETEXT_KERNEL_RELEASE");
-  unsigned major = 0, minor = 0;
+  unsigned major, minor;
+  char *end;
+  const char *dot;
 
   if (release == NULL || *release == '\0')
     {
@@ -58,8 +63,14 @@ ht_kernel_version (void)
 	return 0;
       release = u.release;
     }
-  if (sscanf (release, "%u.%u", &major, &minor) != 2)
+  /* "MAJOR.MINOR", then anything.  */
+  if (*release < '0' || *release > '9')
     return 0;
+  major = (unsigned) strtoul (release, &end, 10);
+  dot = end + 1;
+  if (*end != '.' || *dot < '0' || *dot > '9')
+    return 0;
+  minor = (unsigned) strtoul (dot, &end, 10);
   return major * 1000 + minor;
 }
 

@@ -1,0 +1,616 @@
+/* The C library functions that the audit module (hugetext-audit.c and
+   what it compiles in) calls, on system calls alone, so that ld.so loads
+   no C library into the module's namespace: with libc.so.6 there, every
+   process started with LD_AUDIT paid about 160 microseconds for its
+   relocation and start (bench/audit-cost.sh).
+
+   Each function is written as hf_NAME and, in the module, given the C
+   library's NAME as an alias: the unit test (testsuite/unit) calls the
+   hf_ forms beside the C library's own.  Only what the module uses, and
+   only as it uses it: sysconf knows _SC_PAGESIZE, vsnprintf the
+   conversions s, u, lu, llu, zu, d, ld and x, lx with '#', strerror the
+   errors that madvise, open and posix_fadvise give.  The environment and
+   the auxiliary vector are read where ld.so found them, from
+   __libc_stack_end (ld.so's own symbol: the module's one DT_NEEDED).
+
+   System calls are written for x86-64 and AArch64 (startup/CMakeLists.txt
+   builds the module on libc elsewhere).  */
+
+#define _GNU_SOURCE
+#include "freestanding.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+static int hf_errno_value;
+
+int *
+hf_errno_location (void)
+{
+  return &hf_errno_value;
+}
+
+/* --- System calls ------------------------------------------------------ */
+
+#if defined __x86_64__
+static long
+sys6 (long n, long a, long b, long c, long d, long e, long f)
+{
+  register long r10 __asm__ ("r10") = d;
+  register long r8 __asm__ ("r8") = e;
+  register long r9 __asm__ ("r9") = f;
+  long ret;
+
+  __asm__ volatile ("syscall"
+		    : "=a" (ret)
+		    : "a" (n), "D" (a), "S" (b), "d" (c), "r" (r10), "r" (r8),
+		      "r" (r9)
+		    : "rcx", "r11", "memory");
+  return ret;
+}
+#elif defined __aarch64__
+static long
+sys6 (long n, long a, long b, long c, long d, long e, long f)
+{
+  register long x8 __asm__ ("x8") = n;
+  register long x0 __asm__ ("x0") = a;
+  register long x1 __asm__ ("x1") = b;
+  register long x2 __asm__ ("x2") = c;
+  register long x3 __asm__ ("x3") = d;
+  register long x4 __asm__ ("x4") = e;
+  register long x5 __asm__ ("x5") = f;
+
+  __asm__ volatile ("svc 0"
+		    : "+r" (x0)
+		    : "r" (x8), "r" (x1), "r" (x2), "r" (x3), "r" (x4),
+		      "r" (x5)
+		    : "memory");
+  return x0;
+}
+#else
+#error "freestanding.c: no system calls for this architecture"
+#endif
+
+/* The kernel's -errno returns, as the C library gives them: -1 and
+   errno.  */
+static long
+sys (long n, long a, long b, long c, long d)
+{
+  long ret = sys6 (n, a, b, c, d, 0, 0);
+
+  if (ret < 0 && ret > -4096)
+    {
+      hf_errno_value = (int) -ret;
+      return -1;
+    }
+  return ret;
+}
+
+int
+hf_open (const char *path, int flags, ...)
+{
+  mode_t mode = 0;
+
+  if (flags & (O_CREAT | O_TMPFILE))
+    {
+      va_list ap;
+
+      va_start (ap, flags);
+      mode = va_arg (ap, mode_t);
+      va_end (ap);
+    }
+  return (int) sys (SYS_openat, AT_FDCWD, (long) path, flags, mode);
+}
+
+ssize_t
+hf_read (int fd, void *buf, size_t n)
+{
+  return sys (SYS_read, fd, (long) buf, (long) n, 0);
+}
+
+ssize_t
+hf_write (int fd, const void *buf, size_t n)
+{
+  return sys (SYS_write, fd, (long) buf, (long) n, 0);
+}
+
+int
+hf_close (int fd)
+{
+  return (int) sys (SYS_close, fd, 0, 0, 0);
+}
+
+int
+hf_madvise (void *addr, size_t len, int advice)
+{
+  return (int) sys (SYS_madvise, (long) addr, (long) len, advice, 0);
+}
+
+int
+hf_mincore (void *addr, size_t len, unsigned char *vec)
+{
+  return (int) sys (SYS_mincore, (long) addr, (long) len, (long) vec, 0);
+}
+
+/* posix_fadvise returns the error, and leaves errno alone.  */
+int
+hf_posix_fadvise (int fd, off_t offset, off_t len, int advice)
+{
+  long ret = sys6 (SYS_fadvise64, fd, (long) offset, (long) len, advice, 0,
+		   0);
+
+  return ret < 0 ? (int) -ret : 0;
+}
+
+int
+hf_fstatfs (int fd, struct statfs *buf)
+{
+  return (int) sys (SYS_fstatfs, fd, (long) buf, 0, 0);
+}
+
+/* Only what the kernel's statfs gives: ST_VALID (linux/statfs.h; no C
+   library header has it) says its f_flags are the mount flags
+   (ST_RDONLY, ...), as the C library reads them.  */
+#define ST_VALID 0x0020
+int
+hf_fstatvfs (int fd, struct statvfs *buf)
+{
+  struct statfs fs;
+
+  if (hf_fstatfs (fd, &fs) != 0)
+    return -1;
+  hf_memset (buf, 0, sizeof *buf);
+  buf->f_bsize = (unsigned long) fs.f_bsize;
+  buf->f_frsize = (unsigned long) (fs.f_frsize ? fs.f_frsize : fs.f_bsize);
+  buf->f_blocks = fs.f_blocks;
+  buf->f_bfree = fs.f_bfree;
+  buf->f_bavail = fs.f_bavail;
+  buf->f_files = fs.f_files;
+  buf->f_ffree = fs.f_ffree;
+  buf->f_favail = fs.f_ffree;
+  buf->f_namemax = (unsigned long) fs.f_namelen;
+  if (fs.f_flags & ST_VALID)
+    buf->f_flag = (unsigned long) (fs.f_flags & ~ST_VALID);
+  return 0;
+}
+
+int
+hf_uname (struct utsname *buf)
+{
+  return (int) sys (SYS_uname, (long) buf, 0, 0, 0);
+}
+
+/* --- The process's start: environment and auxiliary vector ------------- */
+
+/* Where ld.so found argc, argv, the environment and the auxiliary
+   vector, one after the other.  */
+extern void *__libc_stack_end;
+
+static char **
+environment (void)
+{
+  const long *sp = __libc_stack_end;
+
+  if (sp == NULL)
+    return NULL;
+  return (char **) (sp + 1 + sp[0] + 1);
+}
+
+char *
+hf_getenv (const char *name)
+{
+  size_t len = hf_strlen (name);
+  char **env = environment ();
+
+  for (; env != NULL && *env != NULL; env++)
+    if (hf_strncmp (*env, name, len) == 0 && (*env)[len] == '=')
+      return *env + len + 1;
+  return NULL;
+}
+
+unsigned long
+hf_getauxval (unsigned long type)
+{
+  char **env = environment ();
+  const ElfW(auxv_t) *aux;
+
+  if (env == NULL)
+    return 0;
+  while (*env != NULL)
+    env++;
+  for (aux = (const void *) (env + 1); aux->a_type != AT_NULL; aux++)
+    if (aux->a_type == type)
+      return aux->a_un.a_val;
+  hf_errno_value = ENOENT;
+  return 0;
+}
+
+long
+hf_sysconf (int name)
+{
+  if (name == _SC_PAGESIZE)
+    return (long) hf_getauxval (AT_PAGESZ);
+  hf_errno_value = EINVAL;
+  return -1;
+}
+
+/* --- Strings and memory ------------------------------------------------ */
+
+size_t
+hf_strlen (const char *s)
+{
+  size_t n = 0;
+
+  while (s[n] != '\0')
+    n++;
+  return n;
+}
+
+char *
+hf_strchr (const char *s, int c)
+{
+  for (;; s++)
+    {
+      if (*s == (char) c)
+	return (char *) s;
+      if (*s == '\0')
+	return NULL;
+    }
+}
+
+int
+hf_strncmp (const char *a, const char *b, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    {
+      unsigned char x = (unsigned char) a[i], y = (unsigned char) b[i];
+
+      if (x != y || x == '\0')
+	return x - y;
+    }
+  return 0;
+}
+
+int
+hf_strcmp (const char *a, const char *b)
+{
+  return hf_strncmp (a, b, SIZE_MAX);
+}
+
+char *
+hf_strstr (const char *haystack, const char *needle)
+{
+  size_t n = hf_strlen (needle);
+
+  for (; *haystack != '\0' || n == 0; haystack++)
+    {
+      if (hf_strncmp (haystack, needle, n) == 0)
+	return (char *) haystack;
+      if (*haystack == '\0')
+	break;
+    }
+  return NULL;
+}
+
+int
+hf_memcmp (const void *a, const void *b, size_t n)
+{
+  const unsigned char *x = a, *y = b;
+
+  for (size_t i = 0; i < n; i++)
+    if (x[i] != y[i])
+      return x[i] - y[i];
+  return 0;
+}
+
+void *
+hf_memset (void *dst, int c, size_t n)
+{
+  unsigned char *d = dst;
+
+  for (size_t i = 0; i < n; i++)
+    d[i] = (unsigned char) c;
+  return dst;
+}
+
+void *
+hf_memmove (void *dst, const void *src, size_t n)
+{
+  unsigned char *d = dst;
+  const unsigned char *s = src;
+
+  if (d < s)
+    for (size_t i = 0; i < n; i++)
+      d[i] = s[i];
+  else
+    for (size_t i = n; i > 0; i--)
+      d[i - 1] = s[i - 1];
+  return dst;
+}
+
+void *
+hf_memcpy (void *dst, const void *src, size_t n)
+{
+  return hf_memmove (dst, src, n);
+}
+
+static int
+digit_value (char c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'z')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'Z')
+    return c - 'A' + 10;
+  return 99;
+}
+
+/* As the C library's, for BASE 0, 8, 10 and 16.  */
+unsigned long long
+hf_strtoull (const char *s, char **end, int base)
+{
+  const char *p = s, *digits;
+  unsigned long long v = 0;
+  bool negative = false, overflow = false;
+
+  while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+    p++;
+  if (*p == '+' || *p == '-')
+    negative = *p++ == '-';
+  if ((base == 0 || base == 16) && p[0] == '0' && (p[1] | 0x20) == 'x'
+      && digit_value (p[2]) < 16)
+    {
+      p += 2;
+      base = 16;
+    }
+  else if (base == 0)
+    base = *p == '0' ? 8 : 10;
+  digits = p;
+  for (; digit_value (*p) < base; p++)
+    {
+      unsigned d = (unsigned) digit_value (*p);
+
+      if (v > (ULLONG_MAX - d) / (unsigned) base)
+	overflow = true;
+      v = v * (unsigned) base + d;
+    }
+  if (end != NULL)
+    *end = (char *) (p == digits ? s : p);
+  if (overflow)
+    {
+      hf_errno_value = ERANGE;
+      return ULLONG_MAX;
+    }
+  return negative ? -v : v;
+}
+
+unsigned long
+hf_strtoul (const char *s, char **end, int base)
+{
+  unsigned long long v = hf_strtoull (s, end, base);
+
+  if (v > ULONG_MAX && v < -(unsigned long long) ULONG_MAX)
+    {
+      hf_errno_value = ERANGE;
+      return ULONG_MAX;
+    }
+  return (unsigned long) v;
+}
+
+const char *
+hf_strerror_name (int e)
+{
+  switch (e)
+    {
+    case EPERM: return "Operation not permitted";
+    case ENOENT: return "No such file or directory";
+    case EINTR: return "Interrupted system call";
+    case EIO: return "Input/output error";
+    case EBADF: return "Bad file descriptor";
+    case EAGAIN: return "Resource temporarily unavailable";
+    case ENOMEM: return "Cannot allocate memory";
+    case EACCES: return "Permission denied";
+    case EFAULT: return "Bad address";
+    case EBUSY: return "Device or resource busy";
+    case ENOTDIR: return "Not a directory";
+    case EISDIR: return "Is a directory";
+    case EINVAL: return "Invalid argument";
+    case ENFILE: return "Too many open files in system";
+    case EMFILE: return "Too many open files";
+    case ESPIPE: return "Illegal seek";
+    case ENAMETOOLONG: return "File name too long";
+    case ENOSYS: return "Function not implemented";
+    case ELOOP: return "Too many levels of symbolic links";
+    case EOVERFLOW: return "Value too large for defined data type";
+    case EOPNOTSUPP: return "Operation not supported";
+    case EHWPOISON: return "Memory page has hardware error";
+    default: return NULL;
+    }
+}
+
+char *
+hf_strerror (int e)
+{
+  static char unknown[32];
+  const char *name = hf_strerror_name (e);
+
+  if (name != NULL)
+    return (char *) name;
+  hf_snprintf (unknown, sizeof unknown, "Unknown error %d", e);
+  return unknown;
+}
+
+/* --- Formatting -------------------------------------------------------- */
+
+struct out
+{
+  char *buf;
+  size_t size, len;		/* LEN: what the whole output needs.  */
+};
+
+static void
+put (struct out *o, char c)
+{
+  if (o->len + 1 < o->size)
+    o->buf[o->len] = c;
+  o->len++;
+}
+
+static void
+put_string (struct out *o, const char *s)
+{
+  if (s == NULL)
+    s = "(null)";
+  while (*s != '\0')
+    put (o, *s++);
+}
+
+static void
+put_number (struct out *o, unsigned long long v, unsigned base,
+	    bool negative, bool alternate)
+{
+  char digits[24];
+  size_t n = 0;
+
+  if (negative)
+    put (o, '-');
+  if (alternate && v != 0)
+    put_string (o, "0x");
+  do
+    {
+      digits[n++] = "0123456789abcdef"[v % base];
+      v /= base;
+    }
+  while (v != 0);
+  while (n > 0)
+    put (o, digits[--n]);
+}
+
+int
+hf_vsnprintf (char *buf, size_t size, const char *fmt, va_list ap)
+{
+  struct out o = { buf, size, 0 };
+
+  for (const char *p = fmt; *p != '\0'; p++)
+    {
+      bool alternate = false;
+      int longs = 0;
+      unsigned long long u;
+      long long d;
+
+      if (*p != '%')
+	{
+	  put (&o, *p);
+	  continue;
+	}
+      p++;
+      if (*p == '#')
+	{
+	  alternate = true;
+	  p++;
+	}
+      for (; *p == 'l'; p++)
+	longs++;
+      if (*p == 'z')
+	{
+	  longs = 3;
+	  p++;
+	}
+      switch (*p)
+	{
+	case '%':
+	  put (&o, '%');
+	  break;
+	case 's':
+	  put_string (&o, va_arg (ap, const char *));
+	  break;
+	case 'd':
+	  d = longs == 0 ? va_arg (ap, int)
+	    : longs == 1 ? va_arg (ap, long)
+	    : longs == 2 ? va_arg (ap, long long)
+	    : (long long) va_arg (ap, ssize_t);
+	  put_number (&o, d < 0 ? -(unsigned long long) d
+			       : (unsigned long long) d, 10, d < 0, false);
+	  break;
+	case 'u':
+	case 'x':
+	  u = longs == 0 ? va_arg (ap, unsigned)
+	    : longs == 1 ? va_arg (ap, unsigned long)
+	    : longs == 2 ? va_arg (ap, unsigned long long)
+	    : va_arg (ap, size_t);
+	  put_number (&o, u, *p == 'x' ? 16 : 10, false,
+		      alternate && *p == 'x');
+	  break;
+	default:
+	  /* Not one this module writes: show it as it is.  */
+	  put (&o, '%');
+	  if (*p == '\0')
+	    p--;
+	  else
+	    put (&o, *p);
+	  break;
+	}
+    }
+  if (size > 0)
+    buf[o.len < size ? o.len : size - 1] = '\0';
+  return o.len > INT_MAX ? -1 : (int) o.len;
+}
+
+int
+hf_snprintf (char *buf, size_t size, const char *fmt, ...)
+{
+  va_list ap;
+  int n;
+
+  va_start (ap, fmt);
+  n = hf_vsnprintf (buf, size, fmt, ap);
+  va_end (ap);
+  return n;
+}
+
+/* --- The C library's names, in the module ------------------------------ */
+
+#ifndef HT_FREESTANDING_TEST
+#define AS(name) __typeof__ (hf_##name) name __attribute__ ((alias ("hf_" #name)))
+AS (open);
+AS (read);
+AS (write);
+AS (close);
+AS (madvise);
+AS (mincore);
+AS (posix_fadvise);
+AS (fstatfs);
+AS (fstatvfs);
+AS (uname);
+AS (getenv);
+AS (getauxval);
+AS (sysconf);
+AS (strlen);
+AS (strchr);
+AS (strcmp);
+AS (strncmp);
+AS (strstr);
+AS (memcmp);
+AS (memset);
+AS (memmove);
+AS (memcpy);
+AS (strtoull);
+AS (strtoul);
+AS (strerror);
+AS (vsnprintf);
+AS (snprintf);
+int *__errno_location (void) __attribute__ ((alias ("hf_errno_location")));
+#endif
