@@ -51,9 +51,9 @@ for i in $(seq "$pairs"); do
 		e=$(batch "$work/empty-audit.so") n=$(batch "")
 	fi
 	{
-		echo "LD_AUDIT=empty true $n $e"
-		echo "LD_AUDIT=libc true $e $l"
-		echo "LD_AUDIT=ours true $e $o"
+		echo "empty-vs-none true $n $e"
+		echo "libc-vs-empty true $e $l"
+		echo "ours-vs-empty true $e $o"
 	} >>"$results"
 done
 python3 "$top/bench/ratio.py" "$results"
@@ -65,7 +65,7 @@ for line in open(sys.argv[1]):
     rows.setdefault(label, []).append((int(b) - int(a)) / int(sys.argv[2]) / 1000)
 for label, d in rows.items():
     d.sort()
-    print("%s: %+.1f us per exec against the module before it (median; "
+    print("%s: %+.1f us per exec (median; "
           "p10 %+.1f, p90 %+.1f)" % (label, statistics.median(d),
                                        d[len(d) // 10], d[-1 - len(d) // 10]))
 PY

@@ -84,29 +84,51 @@ ht_advise_report (const struct ht_advise *s, const char *fmt, ...)
     }
 }
 
-/* The smallest H that lib/machines.def gives this machine's
-   architecture, any base page (of every machine where it does not know
-   this one): a code segment shorter than that covers no huge page here,
-   and costs no look at the kernel's H.  */
+/* The smallest H that lib/machines.def gives this machine, any base
+   page: a code segment shorter than that covers no huge page here, and
+   costs no look at the kernel's H.  The machine is the one this code was
+   linked for, read from the ELF header of the object it is in (the
+   linker's __ehdr_start): no system call, no auxiliary vector.  A link
+   that maps no ELF header defines no __ehdr_start; then the host's, as
+   lib/machine.c finds it (every machine's where it cannot).  */
 static uint64_t
 smallest_h (void)
 {
+  extern const ElfW(Ehdr) __ehdr_start
+    __attribute__ ((weak, visibility ("hidden")));
   static uint64_t smallest;
-  const struct ht_machine *m, *host;
+  const struct ht_machine *m, *host = NULL;
+  uint16_t e_machine = 0;
+  unsigned elf_class = 0;
   size_t n;
 
-  if (smallest == 0)
+  if (smallest != 0)
+    return smallest;
+  if (&__ehdr_start != NULL)
     {
-      host = ht_machine_host ();
-      m = ht_machines (&n);
-      smallest = HT_ASSUMED_H;
-      for (size_t i = 0; i < n; i++)
-	if ((host == NULL || (m[i].e_machine == host->e_machine
-			      && m[i].elf_class == host->elf_class))
-	    && m[i].huge_page < smallest)
-	  smallest = m[i].huge_page;
+      e_machine = __ehdr_start.e_machine;
+      elf_class = __ehdr_start.e_ident[EI_CLASS] == ELFCLASS64 ? 64 : 32;
     }
+  else if ((host = ht_machine_host ()) != NULL)
+    {
+      e_machine = host->e_machine;
+      elf_class = host->elf_class;
+    }
+  m = ht_machines (&n);
+  smallest = HT_ASSUMED_H;
+  for (size_t i = 0; i < n; i++)
+    if ((e_machine == 0
+	 || (m[i].e_machine == e_machine && m[i].elf_class == elf_class))
+	&& m[i].huge_page < smallest)
+      smallest = m[i].huge_page;
   return smallest;
+}
+
+bool
+ht_advise_candidate (const ElfW(Phdr) *p)
+{
+  return p->p_type == PT_LOAD && (p->p_flags & PF_X) && !(p->p_flags & PF_W)
+	 && p->p_memsz >= smallest_h ();
 }
 
 bool
@@ -115,8 +137,7 @@ ht_advise_range (struct ht_advise *s, uintptr_t bias, const ElfW(Phdr) *p,
 {
   uintptr_t start = bias + p->p_vaddr, h;
 
-  if (p->p_type != PT_LOAD || !(p->p_flags & PF_X) || (p->p_flags & PF_W)
-      || p->p_memsz < smallest_h ())
+  if (!ht_advise_candidate (p))
     return false;
   h = ht_advise_h (s);
   /* Only where a huge page of the file can back a huge page of the

@@ -32,6 +32,11 @@ uintptr_t ht_advise_h (struct ht_advise *s);
 void ht_advise_report (const struct ht_advise *s, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 
+/* Whether P is a code segment long enough to cover a huge page of this
+   machine, at its smallest H (lib/machines.def): the one check every
+   object pays, with no system call.  */
+bool ht_advise_candidate (const ElfW(Phdr) *p);
+
 /* The huge pages [*FIRST, *LAST) that the segment P of an object loaded
    at BIAS covers, where it is a code segment whose address and file
    offset are congruent modulo H; false where it covers none.  */

@@ -9,9 +9,9 @@
    hf_ forms beside the C library's own.  Only what the module uses, and
    only as it uses it: sysconf knows _SC_PAGESIZE, vsnprintf the
    conversions s, u, lu, llu, zu, d, ld and x, lx with '#', strerror the
-   errors that madvise, open and posix_fadvise give.  The environment and
-   the auxiliary vector are read where ld.so found them, from
-   __libc_stack_end (ld.so's own symbol: the module's one DT_NEEDED).
+   errors that madvise, open and posix_fadvise give, getenv and getauxval
+   the environment and auxiliary vector the process started with (from
+   /proc/self).  The module has no DT_NEEDED at all.
 
    System calls are written for x86-64 and AArch64 (startup/CMakeLists.txt
    builds the module on libc elsewhere).  */
@@ -194,45 +194,108 @@ hf_uname (struct utsname *buf)
 
 /* --- The process's start: environment and auxiliary vector ------------- */
 
-/* Where ld.so found argc, argv, the environment and the auxiliary
-   vector, one after the other.  */
-extern void *__libc_stack_end;
+/* Both are read from /proc/self, when first asked for: a program in which
+   no object has a code segment that could hold a huge page asks for
+   neither, and pays no system call for them.  (ld.so's __libc_stack_end
+   would give them for nothing, but a module that needs ld.so's symbols
+   has ld.so as a DT_NEEDED, which ld.so then looks up on disk for every
+   process: about 20 microseconds.)  */
 
-static char **
-environment (void)
+/* The value of NAME in /proc/self/environ, the environment the process
+   started with, into VALUE (SIZE bytes, cut short to fit); false where it
+   is not set.  Read in pieces: an environment has no size limit.  */
+static bool
+read_environ (const char *name, char *value, size_t size)
 {
-  const long *sp = __libc_stack_end;
+  size_t len = hf_strlen (name), at = 0, kept = 0;
+  /* MATCHING: the entry so far is NAME's first AT bytes; COPYING: it is
+     "NAME=", and the rest goes into VALUE.  */
+  bool matching = true, copying = false, done = false;
+  char buf[1024];
+  ssize_t n;
+  int fd = hf_open ("/proc/self/environ", O_RDONLY | O_CLOEXEC);
 
-  if (sp == NULL)
-    return NULL;
-  return (char **) (sp + 1 + sp[0] + 1);
+  if (fd < 0)
+    return false;
+  while (!done && (n = hf_read (fd, buf, sizeof buf)) > 0)
+    for (ssize_t i = 0; i < n && !done; i++)
+      {
+	char c = buf[i];
+
+	if (copying)
+	  {
+	    done = c == '\0';
+	    if (!done && kept + 1 < size)
+	      value[kept++] = c;
+	  }
+	else if (c == '\0')
+	  {
+	    matching = true;
+	    at = 0;
+	  }
+	else if (matching && at < len)
+	  matching = c == name[at++];
+	else if (matching)
+	  {
+	    copying = c == '=';
+	    matching = false;
+	  }
+      }
+  hf_close (fd);
+  if (copying)
+    value[kept] = '\0';
+  return copying;
 }
 
 char *
 hf_getenv (const char *name)
 {
-  size_t len = hf_strlen (name);
-  char **env = environment ();
+  /* The names the module asks for, each read once.  */
+  static struct
+  {
+    const char *name;
+    bool set;
+    char value[256];
+  } seen[4];
 
-  for (; env != NULL && *env != NULL; env++)
-    if (hf_strncmp (*env, name, len) == 0 && (*env)[len] == '=')
-      return *env + len + 1;
-  return NULL;
+  for (size_t i = 0; i < sizeof seen / sizeof seen[0]; i++)
+    {
+      if (seen[i].name == NULL)
+	{
+	  seen[i].name = name;
+	  seen[i].set = read_environ (name, seen[i].value,
+				      sizeof seen[i].value);
+	}
+      if (hf_strcmp (seen[i].name, name) == 0)
+	return seen[i].set ? seen[i].value : NULL;
+    }
+  /* More names than that: read again each time.  */
+  static char spare[256];
+  return read_environ (name, spare, sizeof spare) ? spare : NULL;
 }
 
 unsigned long
 hf_getauxval (unsigned long type)
 {
-  char **env = environment ();
-  const ElfW(auxv_t) *aux;
+  static ElfW(auxv_t) aux[128];
+  static bool read_once;
+  size_t n = sizeof aux / sizeof aux[0];
 
-  if (env == NULL)
-    return 0;
-  while (*env != NULL)
-    env++;
-  for (aux = (const void *) (env + 1); aux->a_type != AT_NULL; aux++)
-    if (aux->a_type == type)
-      return aux->a_un.a_val;
+  if (!read_once)
+    {
+      int fd = hf_open ("/proc/self/auxv", O_RDONLY | O_CLOEXEC);
+
+      read_once = true;
+      if (fd >= 0)
+	{
+	  if (hf_read (fd, aux, sizeof aux - sizeof aux[0]) <= 0)
+	    aux[0].a_type = AT_NULL;
+	  hf_close (fd);
+	}
+    }
+  for (size_t i = 0; i < n && aux[i].a_type != AT_NULL; i++)
+    if (aux[i].a_type == type)
+      return aux[i].a_un.a_val;
   hf_errno_value = ENOENT;
   return 0;
 }

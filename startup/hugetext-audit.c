@@ -25,7 +25,9 @@
    hugetext warm does), and leaves the rest to MADV_COLLAPSE.
 
    An object with no such code segment costs a look at its program
-   headers: no system call.  */
+   headers: one mincore, which says its ELF header is mapped.  The
+   settings, H and the page size are read when the first object that has
+   one comes: a program with none pays nothing more.  */
 
 #define _GNU_SOURCE
 #include "advise.h"
@@ -45,7 +47,8 @@
 #define EXPORT __attribute__ ((visibility ("default")))
 
 static struct ht_advise settings;
-static bool active;
+/* HUGETEXT_STARTUP, read when first needed (settings_active).  */
+static enum { UNREAD, ACTIVE, INACTIVE } state;
 
 /* The huge pages to collapse when the link map is consistent, and the
    object they are of (la_objclose takes those of an object that goes
@@ -69,37 +72,50 @@ phdrs_of (const struct link_map *map, const ElfW(Phdr) *phdr, size_t phnum)
   return false;
 }
 
+/* The smallest page size of any Linux machine: a range of this many
+   bytes from a page-aligned address lies in one page.  */
+#define MIN_PAGE 4096
+
 /* MAP's program headers, and their count in *PHNUM; NULL where they
-   cannot be found.  The program's are in the auxiliary vector; those of
-   every other object are where it maps its ELF header, at its load bias
-   (its first segment at address 0 and file offset 0, as every linker
-   lays out a shared object), read once mincore has said that the page
-   is mapped.  */
+   cannot be found.  Every object but a program at a fixed address maps
+   its ELF header at its load bias (its first segment at address 0 and
+   file offset 0, as every linker lays out a shared object or PIE), read
+   once mincore has said that its first page is mapped; the headers must
+   follow it within that page.  A program at a fixed address has its in
+   the auxiliary vector.  */
 static const ElfW(Phdr) *
 object_phdrs (const struct link_map *map, size_t *phnum)
 {
   const ElfW(Ehdr) *ehdr = (const ElfW(Ehdr) *) map->l_addr;
-  long page = sysconf (_SC_PAGESIZE);
   const ElfW(Phdr) *phdr;
   unsigned char vec;
 
-  if (map->l_name == NULL || map->l_name[0] == '\0')
+  if (map->l_addr == 0 && (map->l_name == NULL || map->l_name[0] == '\0'))
     {
       phdr = (const ElfW(Phdr) *) getauxval (AT_PHDR);
       *phnum = getauxval (AT_PHNUM);
-      if (phdr != NULL && phdrs_of (map, phdr, *phnum))
-	return phdr;
+      return phdr != NULL && phdrs_of (map, phdr, *phnum) ? phdr : NULL;
     }
-  if (page <= 0 || map->l_addr % (uintptr_t) page != 0
-      || mincore ((void *) map->l_addr, (size_t) page, &vec) != 0
+  if (map->l_addr % MIN_PAGE != 0
+      || mincore ((void *) map->l_addr, MIN_PAGE, &vec) != 0
       || memcmp (ehdr->e_ident, ELFMAG, SELFMAG) != 0
       || ehdr->e_phentsize != sizeof (ElfW(Phdr))
       || ehdr->e_phoff + (size_t) ehdr->e_phnum * sizeof (ElfW(Phdr))
-	 > (size_t) page)
+	 > MIN_PAGE)
     return NULL;
   phdr = (const ElfW(Phdr) *) (map->l_addr + ehdr->e_phoff);
   *phnum = ehdr->e_phnum;
   return phdrs_of (map, phdr, *phnum) ? phdr : NULL;
+}
+
+/* Whether HUGETEXT_STARTUP lets the module act, read on first use.  */
+static bool
+settings_active (void)
+{
+  if (state == UNREAD)
+    state = ht_advise_settings (&settings, "hugetext-audit") ? ACTIVE
+							      : INACTIVE;
+  return state == ACTIVE;
 }
 
 /* The bytes of [FIRST, LAST) that the page cache holds (all of it
@@ -234,12 +250,8 @@ collapse_pending (void)
 EXPORT unsigned int
 la_version (unsigned int version)
 {
-  int saved = errno;
-
-  active = ht_advise_settings (&settings, "hugetext-audit");
-  errno = saved;
-  /* Only la_objopen and la_activity, whose forms have not changed since
-     the first version: any version ld.so speaks will do.  */
+  /* Only la_objopen, la_objclose and la_activity, whose forms have not
+     changed since the first version: any version ld.so speaks will do.  */
   return version < LAV_CURRENT ? version : LAV_CURRENT;
 }
 
@@ -255,19 +267,22 @@ la_objopen (struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 
   (void) lmid;
   *cookie = (uintptr_t) map;
-  if (!active)
+  if (state == INACTIVE)
     return 0;
   if ((phdr = object_phdrs (map, &phnum)) == NULL)
     {
-      ht_advise_report (&settings, "hugetext-audit: %s: program headers "
-			"not found at its load bias; left as it is\n", name);
+      if (settings_active ())
+	ht_advise_report (&settings, "hugetext-audit: %s: program headers "
+			  "not found at its load bias; left as it is\n",
+			  name);
       errno = saved;
       return 0;
     }
   for (size_t i = 0; i < phnum; i++)
     {
-      if (!ht_advise_range (&settings, map->l_addr, &phdr[i], &first,
-			    &last))
+      if (!ht_advise_candidate (&phdr[i]) || !settings_active ()
+	  || !ht_advise_range (&settings, map->l_addr, &phdr[i], &first,
+			       &last))
 	continue;
       if (!ht_advise_hugepage (&settings, name, first, last))
 	continue;

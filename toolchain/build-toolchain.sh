@@ -1,6 +1,6 @@
 #!/bin/bash
 # Build GNU binutils (ld.bfd, as, objcopy, ...) from the binutils trunk
-# snapshot that Debian unstable (sid) carries, and ld.lld 22.1.8 from the
+# snapshot that Debian unstable (sid) carries, and ld.lld 23.1.1 from the
 # LLVM tarball sid carries, built in a sid build root (a chroot in the
 # cache), with the patch series in bfd-patches/ and lld-patches/ applied,
 # and put the tools into BUILD_DIR/bin.
@@ -87,21 +87,21 @@ BINUTILS_TARGETS="all-ld all-binutils all-gas"
 BINUTILS_MAKE_VARS="MAKEINFO=true"
 
 # ld.lld: LLVM's upstream tarball as Debian unstable (sid) ships it, the
-# orig tarball of llvm-toolchain-22, built in a sid build root (below)
-# against sid's llvm-22-dev of the same upstream version.  Debian
+# orig tarball of llvm-toolchain-23, built in a sid build root (below)
+# against sid's llvm-23-dev of the same release series.  Debian
 # revisions come and go within days; the orig tarball is the same for
 # all of them, so it is pinned by its SHA256, and the build root by the
-# upstream version.  Once sid has moved past it, a cold cache cannot be
-# filled and the build says so.  To move: docs/build.md, "Moving to a
-# newer LLVM".
-LLVM_VERSION=22.1.8
+# upstream version sid builds its binaries of.  Once sid has moved past
+# either, a cold cache cannot be filled and the build says so.  To move:
+# docs/build.md, "Moving to a newer LLVM".
+LLVM_VERSION=23.1.1
 # Everything else below is named after it.
 LLVM_MAJOR=${LLVM_VERSION%%.*}
 LLVM_SRC_PACKAGE=llvm-toolchain-$LLVM_MAJOR
 LLVM_ORIG=${LLVM_SRC_PACKAGE}_$LLVM_VERSION.orig.tar.xz
 # sid's Sources index gives the same (the build reads it from there too).
-LLVM_ORIG_SHA256=b49b9277aef97616320b2da259e1f8174c65b0ce2fbe2e8629644a97693402fe
-LLVM_ORIG_SIZE=196630560
+LLVM_ORIG_SHA256=0a5838b993f406534db7e6dc7df66e295354a1e9a23bb21e5739cf5df5bc7689
+LLVM_ORIG_SIZE=211628156
 LLVM_ORIG_TOPDIR=${LLVM_SRC_PACKAGE}_$LLVM_VERSION
 # Only what a standalone lld build and lld/test/ELF need: the DTLTO tests
 # run llvm/utils/dtlto's scripts.  Not llvm/utils/lit: with it, lld's
@@ -111,10 +111,16 @@ LLVM_PARTS="lld cmake libunwind/include llvm/utils/dtlto"
 # Where llvm-N-dev, clang-N and lit are, inside the build root.
 LLVM_PREFIX=/usr/lib/llvm-$LLVM_MAJOR
 # The build root: a sid chroot made by mmdebstrap, with Debian's LLVM of
-# this upstream version (its Debian version: 1:VERSION-REVISION) ...
-LLVM_DEB_UPSTREAM=1:$LLVM_VERSION
-LLVM_ROOT_LLVM_PACKAGES="llvm-$LLVM_MAJOR-dev clang-$LLVM_MAJOR llvm-$LLVM_MAJOR-tools lld-$LLVM_MAJOR"
-# ... and what else the build needs (lld-22: it links lld quicker).
+# the same release series (its Debian version: 1:VERSION-REVISION).  Its
+# upstream version may be a later point release than the sources (sid
+# builds its binaries of the newest; the mirror may serve only an older
+# orig tarball): LLVM keeps the ABI of a series, and the build names
+# lld after its own sources (lld_llvm_dir) ...
+LLVM_ROOT_VERSION=23.1.4
+LLVM_DEB_UPSTREAM=1:$LLVM_ROOT_VERSION
+LLVM_ROOT_LLVM_PACKAGES="llvm-$LLVM_MAJOR-dev clang-$LLVM_MAJOR llvm-$LLVM_MAJOR-tools lld-$LLVM_MAJOR clang-format-$LLVM_MAJOR"
+# ... and what else the build needs (lld-23: it links lld quicker;
+# clang-format-23: the series' format check).
 LLVM_ROOT_PACKAGES="cmake ninja-build zlib1g-dev libzstd-dev"
 
 # --- Settings --------------------------------------------------------------
@@ -363,27 +369,28 @@ words_after() {
 	awk -v w="$1" 'NF { printf "%s%s %s", sep, w, $0; sep = " " }' <<<"$2"
 }
 
-# The place a move to a newer LLVM starts: "FILE:LINE" of the
-# LLVM_VERSION line above.
+# The place a move to a newer LLVM starts: "FILE:LINE" of the line that
+# sets VAR (default LLVM_VERSION) above.
 llvm_pin_line() {
-	local n
-	n=$(grep -n '^LLVM_VERSION=' "$HERE/build-toolchain.sh" | cut -d: -f1)
+	local var=${1:-LLVM_VERSION} n
+	n=$(grep -n "^$var=" "$HERE/build-toolchain.sh" | cut -d: -f1)
 	printf '%s:%s\n' "$(repo_rel "$HERE/build-toolchain.sh")" "${n:-?}"
 }
 
-# sid no longer has LLVM $LLVM_VERSION (WHAT: the orig tarball, or
-# PACKAGE of the build root; OFFERED: the versions sid has): say what this
-# tree needs, what sid has now and where to change the pins.
+# sid no longer has what VAR (LLVM_VERSION: the sources; LLVM_ROOT_VERSION:
+# the build root) pins (WHAT: the orig tarball, or PACKAGE of the build
+# root; OFFERED: the versions sid has): say what this tree needs, what
+# sid has now and where to change the pins.
 llvm_version_gone() {
-	local what=$1 offered=$2
+	local var=$1 what=$2 offered=$3
 	msg "error: Debian unstable (sid) no longer offers LLVM" \
-		"$LLVM_VERSION: $what"
-	msg "  this tree needs: $LLVM_SRC_PACKAGE $LLVM_DEB_UPSTREAM-*" \
-		"($LLVM_ORIG, SHA256 $LLVM_ORIG_SHA256; $LLVM_ROOT_LLVM_PACKAGES" \
-		"$LLVM_DEB_UPSTREAM-* for the build root)"
+		"${!var}: $what"
+	msg "  this tree needs: $LLVM_ORIG of $LLVM_SRC_PACKAGE" \
+		"(SHA256 $LLVM_ORIG_SHA256) and $LLVM_ROOT_LLVM_PACKAGES" \
+		"$LLVM_DEB_UPSTREAM-* for the build root"
 	msg "  sid offers now:  ${offered:-none}"
-	msg "  the line to change: $(llvm_pin_line):" \
-		"LLVM_VERSION=$LLVM_VERSION, with the rest of its LLVM_* block;" \
+	msg "  the line to change: $(llvm_pin_line "$var"):" \
+		"$var=${!var}, with the rest of its LLVM_* block;" \
 		"then port lld-patches/series and run ./run test"
 	msg "  how: docs/build.md, \"Moving to a newer LLVM\"; a cache that" \
 		"holds $LLVM_ORIG with the pinned SHA256 ($CACHE/llvm/) and" \
@@ -401,7 +408,8 @@ download_llvm_orig() {
 	sid_update
 	found=$(sid_source_file "$LLVM_SRC_PACKAGE" "$LLVM_ORIG")
 	[ -n "$found" ] ||
-		llvm_version_gone "its Sources index lists no $LLVM_ORIG" \
+		llvm_version_gone LLVM_VERSION \
+			"its Sources index lists no $LLVM_ORIG" \
 			"$(words_after "$LLVM_SRC_PACKAGE" \
 				"$(sid_source_versions "$LLVM_SRC_PACKAGE")")"
 	# Every revision that lists it must give the pinned SHA256 and size.
@@ -417,7 +425,7 @@ download_llvm_orig() {
 	msg "sid's Sources index lists $LLVM_ORIG for $LLVM_SRC_PACKAGE" \
 		"$(cut -d' ' -f1 <<<"$found" | paste -sd ' ')"
 	pooldir=$(head -n 1 <<<"$found" | cut -d' ' -f4)
-	msg "downloading $LLVM_ORIG from sid (~190 MB)"
+	msg "downloading $LLVM_ORIG from sid (~210 MB)"
 	tmp=$(mktemp -d "$dir/tmp.XXXXXX")
 	sid_download_pool_file "$pooldir" "$LLVM_ORIG" "$LLVM_ORIG_SHA256" \
 		"$tmp/$LLVM_ORIG"
@@ -474,12 +482,12 @@ buildroot_id() {
 }
 
 buildroot_dir() {
-	printf '%s/buildroot/llvm-%s-%s\n' "$CACHE" "$LLVM_VERSION" \
+	printf '%s/buildroot/llvm-%s-%s\n' "$CACHE" "$LLVM_ROOT_VERSION" \
 		"$(buildroot_id | sha256sum | cut -c1-12)"
 }
 
 # The LLVM packages of the build root pinned to the version of each that
-# sid's index has for upstream $LLVM_VERSION ("PACKAGE=VERSION", one per
+# sid's index has for upstream $LLVM_ROOT_VERSION ("PACKAGE=VERSION", one per
 # line); sid's index has none of that version: say so and stop.
 buildroot_llvm_pins() {
 	local p offered v
@@ -489,7 +497,7 @@ buildroot_llvm_pins() {
 			<<<"$offered")
 		case $v in
 		"$LLVM_DEB_UPSTREAM"-*) printf '%s=%s\n' "$p" "$v" ;;
-		*) llvm_version_gone \
+		*) llvm_version_gone LLVM_ROOT_VERSION \
 			"its Packages index has no $p $LLVM_DEB_UPSTREAM-*" \
 			"$(words_after "$p" "$offered")" ;;
 		esac
@@ -497,7 +505,7 @@ buildroot_llvm_pins() {
 }
 
 # check_buildroot ROOT LIST: the LLVM packages in ROOT, whose dpkg-query
-# output is LIST, are of upstream $LLVM_VERSION, and it has what the build
+# output is LIST, are of upstream $LLVM_ROOT_VERSION, and it has what the build
 # and the launcher need.
 check_buildroot() {
 	local root=$1 list=$2 p v
@@ -546,7 +554,7 @@ make_buildroot() {
 	check_buildroot "$dir" "$(cat "$dir.packages")"
 }
 
-# A sid chroot with Debian's LLVM $LLVM_VERSION, made with mmdebstrap
+# A sid chroot with Debian's LLVM $LLVM_ROOT_VERSION, made with mmdebstrap
 # into a temporary folder and renamed when it is complete and checked.
 # sid's Release may be past its Valid-Until: check-valid-until=no is an
 # option of the root's one source, sid (the signature is still checked).
@@ -1015,17 +1023,47 @@ write_lld_in_root() {
 		"	env PATH=$LLVM_PREFIX/bin:/usr/bin:/bin \"\$@\""
 }
 
-# lld_config [OPTION...]: the whole configuration of an lld build, the
-# common options and then OPTIONs (cmake's), one per line.
+# lld_llvm_dir BUILD: the folder of the LLVMConfig.cmake that the lld
+# build in BUILD finds.  A standalone lld takes its version from the LLVM
+# it is built against; where the build root's LLVM is a later point
+# release of the series than the sources (LLVM_ROOT_VERSION), BUILD gets
+# a LLVMConfig.cmake that reads the root's and then gives the version of
+# the sources, so that ld.lld --version and .comment say what was built.
+lld_llvm_dir() {
+	local dir=$1/hugetext-llvm-cmake
+	if [ "$LLVM_ROOT_VERSION" = "$LLVM_VERSION" ]; then
+		printf '%s\n' "$LLVM_PREFIX/lib/cmake/llvm"
+		return 0
+	fi
+	printf '%s\n' "$dir"
+}
+
+# write_llvm_dir BUILD: write lld_llvm_dir's LLVMConfig.cmake, where it
+# is not the root's own.
+write_llvm_dir() {
+	local dir v=$LLVM_VERSION
+	dir=$(lld_llvm_dir "$1")
+	[ "$dir" != "$LLVM_PREFIX/lib/cmake/llvm" ] || return 0
+	mkdir -p "$dir"
+	printf '%s\n' "# Made by toolchain/build-toolchain.sh: sid's LLVM" \
+		"# $LLVM_ROOT_VERSION, named as the lld sources ($v) are." \
+		"include($LLVM_PREFIX/lib/cmake/llvm/LLVMConfig.cmake)" \
+		"set(LLVM_PACKAGE_VERSION $v)" \
+		"set(LLVM_VERSION_PATCH ${v##*.})" >"$dir/LLVMConfig.cmake"
+}
+
+# lld_config BUILD [OPTION...]: the whole configuration of the lld build
+# in BUILD, the common options and then OPTIONs (cmake's), one per line.
 lld_config() {
 	printf '%s\n' -G Ninja -DCMAKE_BUILD_TYPE=Release \
 		"-DCMAKE_C_COMPILER=$LLD_CC" "-DCMAKE_CXX_COMPILER=$LLD_CXX" \
-		"-DLLVM_DIR=$LLVM_PREFIX/lib/cmake/llvm" \
+		"-DLLVM_DIR=$(lld_llvm_dir "$1")" \
 		-DLLVM_INCLUDE_TESTS=ON \
 		"-DLLVM_EXTERNAL_LIT=$LLVM_PREFIX/bin/lit"
-	# Linking with lld (lld-22 in the root) is quicker; only clang takes
+	# Linking with lld (lld-N in the root) is quicker; only clang takes
 	# -fuse-ld=lld for sure.
 	case $LLD_CXX in clang++*) printf '%s\n' -DLLVM_USE_LINKER=lld ;; esac
+	shift
 	[ $# -eq 0 ] || printf '%s\n' "$@"
 	# Another root (other packages, other versions) configures afresh.
 	printf '%s\n' "CFLAGS=${CFLAGS-} CXXFLAGS=${CXXFLAGS-}" \
@@ -1037,9 +1075,10 @@ lld_config() {
 configure_lld() {
 	local name=$1 src=$2 build=$3 config args=()
 	shift 3
-	config=$(lld_config "$@")
+	config=$(lld_config "$build" "$@")
 	configured_with "$build" build.ninja "$config" && return 0
 	start_configure "$name" "$build"
+	write_llvm_dir "$build"
 	mapfile -t args < <(printf '%s\n' "$config" | grep -v '^[A-Z]*=')
 	# in-root clears the environment: CMake takes the flags from here.
 	run_logged "$LOGS/$name-cmake.log" "$TC/$name-in-root" \
@@ -1175,6 +1214,9 @@ build_lld-default() {
 
 check_settings() {
 	local c
+	[ "${LLVM_ROOT_VERSION%.*}" = "${LLVM_VERSION%.*}" ] ||
+		die "$(llvm_pin_line): the build root's LLVM $LLVM_ROOT_VERSION" \
+			"is not of the sources' release series ($LLVM_VERSION)"
 	case $JOBS in
 	'' | 0* | *[!0-9]*) die "HUGETEXT_JOBS must be a positive number" ;;
 	esac

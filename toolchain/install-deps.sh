@@ -25,8 +25,8 @@ set -eu
 #   configuration of its own, nothing is installed from it);
 #   dejagnu/expect/bc for ld's test suite; tcl for tclsh (expect pulls in
 #   only tclsh8.6), which the kernel matrix's lit tests run.
-#   lld: mmdebstrap makes the sid build root that ld.lld 22 is built and
-#   tested in (LLVM 22 and its lit, FileCheck, ... are in that root).
+#   lld: mmdebstrap makes the sid build root that ld.lld 23 is built and
+#   tested in (LLVM 23 and its lit, FileCheck, ... are in that root).
 #   The project's C code and tests: cmake, ninja-build, python3 and
 #   llvm-19-tools (lit, FileCheck, not, split-file, llvm-mc for our own lit
 #   tests); clang-19 and libclang-rt-19-dev (libFuzzer) for the fuzzers;

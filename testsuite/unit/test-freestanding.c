@@ -14,6 +14,7 @@
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../startup/freestanding.h"
@@ -183,12 +184,17 @@ errors (void)
 static void
 start (void)
 {
-  const char *path = getenv ("PATH");
+  const char *path = getenv ("PATH"), *ours;
 
-  if (path != NULL)
-    CHECK (hf_getenv ("PATH") == path);
+  ours = hf_getenv ("PATH");
+  CHECK ((ours == NULL) == (path == NULL));
+  /* Values are kept to 255 bytes.  */
+  if (path != NULL && ours != NULL)
+    {
+      CHECK_EQ (strlen (ours), strlen (path) < 255 ? strlen (path) : 255);
+      CHECK (strncmp (ours, path, 255) == 0);
+    }
   CHECK (hf_getenv ("HUGETEXT_SURELY_NOT_SET_ANYWHERE") == NULL);
-  CHECK (hf_getenv ("PAT") == NULL || getenv ("PAT") != NULL);
   CHECK_EQ (hf_getauxval (AT_PAGESZ), getauxval (AT_PAGESZ));
   CHECK_EQ (hf_getauxval (AT_PHDR), getauxval (AT_PHDR));
   CHECK_EQ (hf_getauxval (AT_PHNUM), getauxval (AT_PHNUM));
@@ -200,6 +206,58 @@ start (void)
   HF_ERRNO = 0;
   CHECK_EQ (hf_sysconf (_SC_NPROCESSORS_ONLN), -1);
   CHECK_EQ (HF_ERRNO, EINVAL);
+}
+
+/* What --environ-child checks, in an environment that environ () made:
+   names that are prefixes of others, a value across the 1024-byte pieces
+   /proc/self/environ is read in, and an empty one.  */
+static int
+environ_child (void)
+{
+  const char *v;
+
+  unit_failures = 0;
+  v = hf_getenv ("HT_A");
+  CHECK (v != NULL && strcmp (v, "first") == 0);
+  v = hf_getenv ("HT_AB");
+  CHECK (v != NULL && strcmp (v, "second") == 0);
+  v = hf_getenv ("HT_LONG");
+  CHECK (v != NULL && strlen (v) == 255 && v[0] == 'y' && v[254] == 'y');
+  v = hf_getenv ("HT_EMPTY");
+  CHECK (v != NULL && *v == '\0');
+  CHECK (hf_getenv ("HT_") == NULL);
+  CHECK (hf_getenv ("FILLER") != NULL);
+  CHECK (hf_getenv ("HT_LAST") != NULL && strcmp (hf_getenv ("HT_LAST"), "z") == 0);
+  /* More names than it keeps: still right.  */
+  CHECK (hf_getenv ("HT_NONE1") == NULL && hf_getenv ("HT_NONE2") == NULL);
+  v = hf_getenv ("HT_A");
+  CHECK (v != NULL && strcmp (v, "first") == 0);
+  return unit_failures ? 1 : 0;
+}
+
+static void
+environment (void)
+{
+  static char filler[1500], longer[700];
+  char *env[] = { filler, "HT_AB=second", longer, "HT_A=first",
+		  "HT_EMPTY=", "HT=1", "HT_LAST=z", NULL };
+  char *args[] = { "test-freestanding", "--environ-child", NULL };
+  int status = -1;
+  pid_t pid;
+
+  memset (filler, 'x', sizeof filler - 1);
+  memcpy (filler, "FILLER=", 7);
+  /* HT_LONG's value starts before the second piece and ends after it.  */
+  memset (longer, 'y', sizeof longer - 1);
+  memcpy (longer, "HT_LONG=", 8);
+  pid = fork ();
+  if (pid == 0)
+    {
+      execve ("/proc/self/exe", args, env);
+      _exit (127);
+    }
+  CHECK (pid > 0 && waitpid (pid, &status, 0) == pid);
+  CHECK (WIFEXITED (status) && WEXITSTATUS (status) == 0);
 }
 
 static void
@@ -260,8 +318,12 @@ main (int argc, char **argv)
 {
   static const struct unit_test tests[] = {
     UNIT_TEST (formats), UNIT_TEST (numbers), UNIT_TEST (strings),
-    UNIT_TEST (errors), UNIT_TEST (start), UNIT_TEST (system_calls),
+    UNIT_TEST (errors), UNIT_TEST (start), UNIT_TEST (environment),
+    UNIT_TEST (system_calls),
   };
+
+  if (argc == 2 && strcmp (argv[1], "--environ-child") == 0)
+    return environ_child ();
 
   return unit_main ("freestanding", tests, sizeof tests / sizeof tests[0],
 		    argc, argv);
