@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/ioctl.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -130,6 +131,18 @@ int
 hf_close (int fd)
 {
   return (int) sys (SYS_close, fd, 0, 0, 0);
+}
+
+int
+hf_ioctl (int fd, unsigned long request, ...)
+{
+  va_list ap;
+  long arg;
+
+  va_start (ap, request);
+  arg = va_arg (ap, long);
+  va_end (ap);
+  return (int) sys (SYS_ioctl, fd, (long) request, arg, 0);
 }
 
 int
@@ -652,6 +665,7 @@ AS (open);
 AS (read);
 AS (write);
 AS (close);
+AS (ioctl);
 AS (madvise);
 AS (mincore);
 AS (posix_fadvise);

@@ -17,6 +17,7 @@ int hf_open (const char *path, int flags, ...);
 ssize_t hf_read (int fd, void *buf, size_t n);
 ssize_t hf_write (int fd, const void *buf, size_t n);
 int hf_close (int fd);
+int hf_ioctl (int fd, unsigned long request, ...);
 int hf_madvise (void *addr, size_t len, int advice);
 int hf_mincore (void *addr, size_t len, unsigned char *vec);
 int hf_posix_fadvise (int fd, off_t offset, off_t len, int advice);

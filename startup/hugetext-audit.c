@@ -41,6 +41,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -142,23 +143,95 @@ cached (uintptr_t first, uintptr_t last)
   return n * (uintptr_t) page;
 }
 
+/* PAGEMAP_SCAN (Linux 6.7, <linux/fs.h>; Debian 12's headers are
+   older): which pages of a range are mapped by a huge page.  */
+struct pm_region
+{
+  uint64_t start, end, categories;
+};
+struct pm_scan_arg
+{
+  uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages,
+    category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+#define PM_PAGE_IS_HUGE (1 << 6)
+#define PM_PAGEMAP_SCAN _IOWR ('f', 16, struct pm_scan_arg)
+
+/* Whether the huge page at AT, which the page cache holds whole, is one
+   folio of H (an earlier run's: leave it) rather than small folios
+   (dropped and read again in one).  A read of one byte maps a folio of
+   H with one PMD; PAGEMAP_SCAN says whether it did.  Where it cannot
+   tell (a kernel without PAGEMAP_SCAN), the range counts as small
+   folios, as before the probe existed.  The probe's own mappings are
+   zapped again where they are small.  */
+static bool
+held_in_huge_folio (int pagemap, uintptr_t at, uintptr_t h)
+{
+  struct pm_region region;
+  struct pm_scan_arg arg = {
+    .size = sizeof arg, .start = at, .end = at + h,
+    .vec = (uintptr_t) &region, .vec_len = 1,
+    .category_mask = PM_PAGE_IS_HUGE, .return_mask = PM_PAGE_IS_HUGE,
+  };
+  volatile const unsigned char *byte = (const unsigned char *) at;
+  long found;
+
+  if (pagemap < 0)
+    return false;
+  (void) *byte;
+  found = ioctl (pagemap, PM_PAGEMAP_SCAN, &arg);
+  if (found == 1 && region.start == at && region.end == at + h)
+    return true;
+  madvise ((void *) at, h, MADV_DONTNEED);
+  return false;
+}
+
 /* Drop the small folios of [FIRST, LAST), at OFFSET in the file FD of
    the object NAME, that no process maps, and say how much was there and
-   is left.  Returns the bytes left.  */
+   is left.  Only those: a huge page that the page cache holds in part is
+   small folios (ld.so's faults read around into the text), one held
+   whole may be a folio of H from an earlier run, which dropping would
+   make every exec read again (held_in_huge_folio tells).  Returns the
+   bytes of small folios left.  */
 static uintptr_t
 drop_text (int fd, const char *name, off_t offset, uintptr_t first,
 	   uintptr_t last)
 {
-  uintptr_t before = cached (first, last), after;
+  uintptr_t h = settings.h, before = 0, huge = 0, after = 0;
+  int pagemap = -1;
 
-  if (before == 0)
-    return 0;
-  posix_fadvise (fd, offset, (off_t) (last - first), POSIX_FADV_DONTNEED);
-  after = cached (first, last);
-  ht_advise_report (&settings, "hugetext-audit: %s: %lu KiB of its text "
-		    "were cached in small folios before its first fault; "
-		    "%lu KiB are left after dropping them\n", name,
-		    (unsigned long) before / 1024, (unsigned long) after / 1024);
+  for (uintptr_t at = first; at < last; at += h)
+    {
+      uintptr_t held = cached (at, at + h);
+
+      before += held;
+      if (held == h)
+	{
+	  if (pagemap == -1)
+	    pagemap = open ("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	  if (held_in_huge_folio (pagemap, at, h))
+	    {
+	      huge += h;
+	      continue;
+	    }
+	}
+      if (held != 0)
+	{
+	  posix_fadvise (fd, offset + (off_t) (at - first), (off_t) h,
+			 POSIX_FADV_DONTNEED);
+	  after += cached (at, at + h);
+	}
+    }
+  if (pagemap >= 0)
+    close (pagemap);
+  if (before != 0)
+    ht_advise_report (&settings, "hugetext-audit: %s: %lu KiB of its text "
+		      "were cached before its first fault, %lu KiB of them "
+		      "in huge folios; of the small folios, %lu KiB are "
+		      "left after dropping them\n", name,
+		      (unsigned long) before / 1024,
+		      (unsigned long) huge / 1024,
+		      (unsigned long) after / 1024);
   return after;
 }
 

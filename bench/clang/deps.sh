@@ -16,7 +16,8 @@
 # libraries' resident text in a compile for each way, and the page cache
 # each added.
 #
-# Usage: bench/clang/deps.sh BUILD_DIR [PAIRS]   (as root; default 6)
+# Usage: bench/clang/deps.sh BUILD_DIR [PAIRS]   (as root; default 6;
+#        0: only the coverage and page cache of each way)
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 die() { echo "bench/clang/deps.sh: $*" >&2; exit 1; }
@@ -57,12 +58,12 @@ for i in $(seq "$pairs"); do
 	echo "deps clang-19 $s $h" | tee -a "$results"
 	echo "audit clang-19 $s $a" | tee -a "$results"
 done
-python3 "$top/bench/ratio.py" "$results"
+[ "$pairs" -eq 0 ] || python3 "$top/bench/ratio.py" "$results"
 
 # What a compile gets, each way: the PMD-mapped share of the libraries'
 # resident text, and the page cache that way added.
 coverage() {
-	"$hugetext" status --json --delay=2 -- "$@" "$clang" -O2 -w -c "$work/corpus/elf.i" -o /dev/null |
+	"$hugetext" status --json --delay=1 -- "$@" "$clang" -O2 -w -c "$work/corpus/elf.i" -o /dev/null |
 	python3 -c '
 import json, sys
 def maps(o):
