@@ -86,32 +86,31 @@ numbers (void)
     { "7.2.13+deb14", 10 },
   };
 
+/* OURS and THEIRS give the same value, end and errno for case I.  */
+#define SAME_NUMBER(ours, theirs)					\
+  do									\
+    {									\
+      char *e1, *e2;							\
+      uint64_t a, b;							\
+      int err1;								\
+									\
+      HF_ERRNO = 0;							\
+      errno = 0;							\
+      a = ours (cases[i].s, &e1, cases[i].base);			\
+      err1 = HF_ERRNO;							\
+      b = theirs (cases[i].s, &e2, cases[i].base);			\
+      CHECK_EQ (a, b);							\
+      CHECK (e1 == e2);							\
+      CHECK_EQ (err1, errno);						\
+    }									\
+  while (0)
+
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     {
-      char *e1, *e2;
-      int err1, err2;
-      unsigned long long a, b;
-      unsigned long c, d;
-
-      HF_ERRNO = 0;
-      errno = 0;
-      a = hf_strtoull (cases[i].s, &e1, cases[i].base);
-      err1 = HF_ERRNO;
-      b = strtoull (cases[i].s, &e2, cases[i].base);
-      err2 = errno;
-      CHECK_EQ (a, b);
-      CHECK (e1 == e2);
-      CHECK_EQ (err1, err2);
-      HF_ERRNO = 0;
-      errno = 0;
-      c = hf_strtoul (cases[i].s, &e1, cases[i].base);
-      err1 = HF_ERRNO;
-      d = strtoul (cases[i].s, &e2, cases[i].base);
-      err2 = errno;
-      CHECK_EQ (c, d);
-      CHECK (e1 == e2);
-      CHECK_EQ (err1, err2);
+      SAME_NUMBER (hf_strtoull, strtoull);
+      SAME_NUMBER (hf_strtoul, strtoul);
     }
+#undef SAME_NUMBER
   CHECK_EQ (hf_strtoull ("12", NULL, 10), 12);
 }
 
