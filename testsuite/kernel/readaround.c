@@ -1,15 +1,18 @@
 /* The kernel matrix's read-around probe: what a fault in a mapping of part
    of a data file reads of the file.
 
-     readaround FILE [exec]
+     readaround FILE [exec|other]
 
    Maps 4 MiB of FILE (at least 12 MiB long), from 4 MiB on, read-only,
    reads the page at 6 MiB, and prints
 
      READAROUND exec=E cached=C window=W
 
-   E: 1 where the whole file was first mapped executable (not touched), as
-   ld.so maps a library's text, else 0; C: KiB of FILE in the page cache
+   E: 1 where the whole file was first mapped executable (not touched)
+   through the same open file, as ld.so maps a library's segments; "other"
+   where it was mapped executable through another open of the file, as
+   another process (or an Android app's linker, beside the open that reads
+   its APK) would; else 0.  C: KiB of FILE in the page cache
    afterwards (mincore over a mapping of the whole file); W: the KiB a
    read-around window of the file's device spans (read_ahead_kb, from
    /sys/class/bdi/MAJOR:MINOR).  The page cache must hold nothing of FILE
@@ -50,12 +53,13 @@ int
 main (int argc, char **argv)
 {
   long page = sysconf (_SC_PAGESIZE);
-  int exec = argc > 2 && strcmp (argv[2], "exec") == 0;
+  const char *how = argc > 2 ? argv[2] : "";
+  int exec = strcmp (how, "exec") == 0, other = strcmp (how, "other") == 0;
   unsigned long cached = 0, pages;
   unsigned char *vec;
   struct stat st;
   char *whole, *part;
-  int fd;
+  int fd, xfd;
 
   if (argc < 2 || (fd = open (argv[1], O_RDONLY)) < 0
       || fstat (fd, &st) != 0 || (unsigned long) st.st_size < 12 * MIB)
@@ -63,8 +67,11 @@ main (int argc, char **argv)
       puts ("READAROUND error=no-file-of-12-MiB");
       return 2;
     }
-  if (exec && mmap (NULL, (size_t) st.st_size, PROT_READ | PROT_EXEC,
-		    MAP_PRIVATE, fd, 0) == MAP_FAILED)
+  xfd = other ? open (argv[1], O_RDONLY) : fd;
+  if ((exec || other)
+      && (xfd < 0
+	  || mmap (NULL, (size_t) st.st_size, PROT_READ | PROT_EXEC,
+		   MAP_PRIVATE, xfd, 0) == MAP_FAILED))
     {
       puts ("READAROUND error=cannot-map-exec");
       return 2;
@@ -86,7 +93,8 @@ main (int argc, char **argv)
     }
   for (unsigned long i = 0; i < pages; i++)
     cached += vec[i] & 1;
-  printf ("READAROUND exec=%d cached=%lu window=%ld\n", exec,
+  printf ("READAROUND exec=%s cached=%lu window=%ld\n",
+	  other ? "other" : exec ? "1" : "0",
 	  cached * (unsigned long) page / 1024, read_ahead_kb (&st));
   return 0;
 }

@@ -88,6 +88,7 @@ SUMMARY = (
     ("audit", ("shared",), "audit"),
     ("dlopen, cold", ("dlopen",), "exec"),
     ("warm", ("dlopen",), "warm"),
+    ("khugepaged 60 s", ("dlopen",), "khugepaged-60s"),
     ("audit", ("dlopen",), "audit"),
 )
 

@@ -22,8 +22,9 @@
 # And two measures of the page cache (testsuite/lit/kernel/readaround.test):
 #   run-cell readaround MODE FS  the read-around probe on the data file
 #                                never mapped executable, then on the one
-#                                it maps executable first (the most each
-#                                cached in three rounds)
+#                                it maps executable first through the same
+#                                open file, then through another open of
+#                                it (the most each cached in three rounds)
 #   run-cell cached MODE FS PRODUCER
 #                                every kind of PRODUCER run cold, then
 #                                "CACHED delta_kb=D files_kb=F": what
@@ -46,12 +47,12 @@ readaround)
 	# cached the most printed: once, right after boot with the CPUs
 	# busy, a read-around of Debian's 7.2 was seen to end early (4112
 	# of 8192 KiB), which a window that the kernel bounds does not do.
-	for f in plain exec; do
+	for f in plain exec other; do
 		most=-1 line=''
 		for round in 1 2 3; do
 			[ "$round" = 1 ] || { sync; echo 3 >/proc/sys/vm/drop_caches; }
-			if [ $f = exec ]; then
-				out=$("$tree/data/readaround" "$tree/data/exec.bin" exec)
+			if [ $f != plain ]; then
+				out=$("$tree/data/readaround" "$tree/data/exec.bin" $f)
 			else
 				out=$("$tree/data/readaround" "$tree/data/plain.bin")
 			fi || { echo "$out"; exit 2; }
