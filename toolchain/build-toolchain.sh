@@ -135,7 +135,6 @@ CACHE=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}
 LLD_SERIES=${HUGETEXT_LLD_SERIES:-$REPO/lld-patches/series}
 LLD_CC=${HUGETEXT_LLD_CC:-clang-$LLVM_MAJOR}
 LLD_CXX=${HUGETEXT_LLD_CXX:-clang++-$LLVM_MAJOR}
-APT_HELPER=/usr/lib/apt/apt-helper
 VERBOSE=${HUGETEXT_VERBOSE:-0}
 
 TIMINGS=()
@@ -228,16 +227,6 @@ tree_git() {
 	shift
 	(cd "$dir" && env -u GIT_DIR -u GIT_WORK_TREE -u GIT_INDEX_FILE \
 		GIT_CEILING_DIRECTORIES="$(dirname "$dir")" git "$@")
-}
-
-# apt's helper as apt_get (toolchain/sid-apt.sh) runs apt-get: its
-# download-file checks a hash.
-apt_helper() {
-	if [ "$(id -u)" -eq 0 ]; then
-		"$APT_HELPER" -o APT::Sandbox::User=root "$@"
-	else
-		"$APT_HELPER" "$@"
-	fi
 }
 
 # --- Fetching and verifying sources (into the cache) -----------------------

@@ -33,6 +33,16 @@ apt_get() {
 	fi
 }
 
+# apt's helper, run as apt_get runs apt-get: its download-file checks a
+# hash, its cat-file reads an index as apt stored it (compressed or not).
+apt_helper() {
+	if [ "$(id -u)" -eq 0 ]; then
+		/usr/lib/apt/apt-helper -o APT::Sandbox::User=root "$@"
+	else
+		/usr/lib/apt/apt-helper "$@"
+	fi
+}
+
 SID_MIRROR=http://deb.debian.org/debian
 # The host's own suite, Debian 12, for what is read from it the same way
 # (the kernel matrix's arm64 busybox, distro-check's packages).
