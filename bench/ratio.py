@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
 """Summarize paired timings: lines "LABEL PROGRAM PLAIN_NS HUGE_NS".
 
+Usage: bench/ratio.py [--target RATIO] TIMES_FILE
+
 For each (label, program): the median of each side, and the ratio
-huge / plain as the median of the per-pair ratios with its 10th and 90th
-percentiles (pairs were run back to back, so each ratio cancels the
-drift of the machine).
+huge / plain as the median of the per-pair ratios (pairs were run back
+to back, so each ratio cancels the drift of the machine) with its 95 %
+bootstrap confidence interval (ratio_ci) and its 10th and 90th
+percentiles; with --target, whether the row meets it: "meets" when the
+median ratio is at most RATIO, else "misses by" the excess.
 """
 
+import argparse
 import collections
+import random
 import statistics
-import sys
 
 
 def pct(values, q):
@@ -19,22 +24,48 @@ def pct(values, q):
     return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
-def main(path):
+def ratio_ci(pairs, resamples=10000, seed=1):
+    """Median of HUGE/PLAIN over PAIRS and its 95 % bootstrap interval
+    (RESAMPLES resamples of the pairs, fixed SEED: the same data give the
+    same interval)."""
+    ratios = [h / p for p, h in pairs]
+    rng = random.Random(seed)
+    medians = sorted(
+        statistics.median(rng.choices(ratios, k=len(ratios)))
+        for _ in range(resamples))
+    return (statistics.median(ratios), pct(medians, 0.025),
+            pct(medians, 0.975))
+
+
+def verdict(ratio, target):
+    if ratio <= target:
+        return f"meets <= {target:.2f}"
+    return f"misses by {(ratio - target) * 100:.1f} %"
+
+
+def main(path, target):
     rows = collections.OrderedDict()
     with open(path) as f:
         for line in f:
             label, prog, plain, huge = line.split()
             rows.setdefault((label, prog), []).append((int(plain), int(huge)))
     print(f"{'linker':8} {'program':8} {'pairs':>5} {'plain ms':>9} "
-          f"{'hugetext ms':>11} {'ratio':>6} {'p10-p90':>13}")
+          f"{'hugetext ms':>11} {'ratio':>6} {'95 % CI':>13} "
+          f"{'p10-p90':>13}" + ("  target" if target else ""))
     for (label, prog), pairs in rows.items():
         ratios = [h / p for p, h in pairs]
         plain = statistics.median(p for p, _ in pairs) / 1e6
         huge = statistics.median(h for _, h in pairs) / 1e6
+        ratio, lo, hi = ratio_ci(pairs)
         print(f"{label:8} {prog:8} {len(pairs):5d} {plain:9.1f} {huge:11.1f} "
-              f"{statistics.median(ratios):6.3f} "
-              f"{pct(ratios, 0.1):6.3f}-{pct(ratios, 0.9):.3f}")
+              f"{ratio:6.3f} {lo:6.3f}-{hi:.3f} "
+              f"{pct(ratios, 0.1):6.3f}-{pct(ratios, 0.9):.3f}"
+              + (f"  {verdict(ratio, target)}" if target else ""))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--target", type=float)
+    ap.add_argument("times")
+    args = ap.parse_args()
+    main(args.times, args.target)

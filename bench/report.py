@@ -20,12 +20,11 @@ rounds, fixed seed, so the report is reproducible from the data).
 import collections
 import json
 import os
-import random
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ratio import pct  # noqa: E402
+from ratio import pct, ratio_ci  # noqa: E402
 
 # Variant -> the plain link it is compared with.
 BASELINE = {"bfd": "plain", "plugin": "plain", "lld": "lld-plain",
@@ -41,17 +40,6 @@ LABEL = {
 WORKLOADS = {"itlb": "iTLB stress (64 MiB of text)",
              "clang": "clang -O2, 24 files of BFD"}
 MIB = 1 << 20
-
-
-def ratio_ci(pairs, resamples=10000, seed=1):
-    """Median of HUGE/PLAIN over PAIRS and its 95 % bootstrap interval."""
-    ratios = [h / p for p, h in pairs]
-    rng = random.Random(seed)
-    medians = sorted(
-        statistics.median(rng.choices(ratios, k=len(ratios)))
-        for _ in range(resamples))
-    return (statistics.median(ratios), pct(medians, 0.025),
-            pct(medians, 0.975))
 
 
 def round_ratio(rows, base_rows):
