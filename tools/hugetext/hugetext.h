@@ -32,5 +32,6 @@ int tool_parse_size (const char *cmd, const char *opt, const char *arg,
 int cmd_check (int argc, char **argv);
 int cmd_status (int argc, char **argv);
 int cmd_warm (int argc, char **argv);
+int cmd_punch (int argc, char **argv);
 
 #endif

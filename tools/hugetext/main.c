@@ -16,6 +16,7 @@ static const struct command
   { "check", cmd_check, "does each ELF file meet the hugetext layout contract" },
   { "status", cmd_status, "how much of a process's text is mapped with huge pages" },
   { "warm", cmd_warm, "fill the page cache with huge folios for each file's text" },
+  { "punch", cmd_punch, "give the zero padding of each file back as holes" },
 };
 
 static void
