@@ -12,9 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The kind of file ST is, in words, for a refusal.  */
-static const char *
-file_kind (const struct stat *st)
+const char *
+ht_file_kind (const struct stat *st)
 {
   return S_ISDIR (st->st_mode) ? "a directory"
 	 : S_ISFIFO (st->st_mode) ? "a FIFO"
@@ -45,7 +44,7 @@ regular (struct ht_file *f, int rc, const struct stat *st,
     }
   if (!S_ISREG (st->st_mode))
     {
-      snprintf (err, HT_ERRLEN, "not a regular file (%s)", file_kind (st));
+      snprintf (err, HT_ERRLEN, "not a regular file (%s)", ht_file_kind (st));
       return false;
     }
   if ((uint64_t) st->st_size > SIZE_MAX)

@@ -549,15 +549,14 @@ block_size (const struct stat *st)
   return b >= 512 && ht_is_pow2 (b) ? b : 4096;
 }
 
-/* The kind of file ST is, for a refusal.  */
-static const char *
-file_kind (const struct stat *st)
+/* Record in R that ST is not a regular file, and what it is.  */
+static void
+not_regular (struct punch_result *r, const struct stat *st)
 {
-  return S_ISDIR (st->st_mode) ? "a directory"
-	 : S_ISFIFO (st->st_mode) ? "a FIFO"
-	 : S_ISSOCK (st->st_mode) ? "a socket"
-	 : S_ISCHR (st->st_mode) ? "a character device"
-	 : S_ISBLK (st->st_mode) ? "a block device" : "a special file";
+  r->status = HT_EXIT_BAD_INPUT;
+  snprintf (r->buf, sizeof r->buf, "not a regular file (%s)",
+	    ht_file_kind (st));
+  r->error = r->buf;
 }
 
 /* Open PATH to read it, a regular file: anything else is refused before
@@ -582,10 +581,7 @@ open_read (const char *path, struct stat *st, struct punch_result *r)
     }
   if (!S_ISREG (st->st_mode))
     {
-      r->status = HT_EXIT_BAD_INPUT;
-      snprintf (r->buf, sizeof r->buf, "not a regular file (%s)",
-		file_kind (st));
-      r->error = r->buf;
+      not_regular (r, st);
       return -1;
     }
   /* Reading leaves the access time alone where the kernel lets us.  */
@@ -605,10 +601,7 @@ open_read (const char *path, struct stat *st, struct punch_result *r)
     }
   if (!S_ISREG (st->st_mode))
     {
-      r->status = HT_EXIT_BAD_INPUT;
-      snprintf (r->buf, sizeof r->buf, "not a regular file (%s)",
-		file_kind (st));
-      r->error = r->buf;
+      not_regular (r, st);
       close (fd);
       return -1;
     }

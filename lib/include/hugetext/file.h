@@ -26,6 +26,12 @@ struct ht_file
    to ht_file_close either way.  */
 int ht_file_open (struct ht_file *f, const char *path, char err[HT_ERRLEN]);
 
+struct stat;
+
+/* The kind of file ST is, in words ("a directory", "a FIFO"...), for a
+   refusal of anything that is not a regular file.  */
+const char *ht_file_kind (const struct stat *st);
+
 /* Unmap F's contents, keeping F->fd open.  */
 void ht_file_unmap (struct ht_file *f);
 
