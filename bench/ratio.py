@@ -49,7 +49,7 @@ def main(path, target):
         for line in f:
             label, prog, plain, huge = line.split()
             rows.setdefault((label, prog), []).append((int(plain), int(huge)))
-    print(f"{'linker':8} {'program':8} {'pairs':>5} {'plain ms':>9} "
+    print(f"{'linker':9} {'program':11} {'pairs':>5} {'plain ms':>9} "
           f"{'hugetext ms':>11} {'ratio':>6} {'95 % CI':>13} "
           f"{'p10-p90':>13}" + ("  target" if target else ""))
     for (label, prog), pairs in rows.items():
@@ -57,7 +57,7 @@ def main(path, target):
         plain = statistics.median(p for p, _ in pairs) / 1e6
         huge = statistics.median(h for _, h in pairs) / 1e6
         ratio, lo, hi = ratio_ci(pairs)
-        print(f"{label:8} {prog:8} {len(pairs):5d} {plain:9.1f} {huge:11.1f} "
+        print(f"{label:9} {prog:11} {len(pairs):5d} {plain:9.1f} {huge:11.1f} "
               f"{ratio:6.3f} {lo:6.3f}-{hi:.3f} "
               f"{pct(ratios, 0.1):6.3f}-{pct(ratios, 0.9):.3f}"
               + (f"  {verdict(ratio, target)}" if target else ""))

@@ -439,39 +439,54 @@ fail:
   _exit (1);
 }
 
-/* Pad the output's code segment PHDR: in place where the file system
-   can insert the gaps without copying, else in a new file put in place
-   of the output.  Returns 0, or -1 with the reason in ERR.  Where an
-   in-place change fails half-way, the output is removed and the link
-   fails, rather than leave a broken program behind.  */
+/* Pad the output in place (FALLOC_FL_INSERT_RANGE), for where no new
+   file can be made beside it.  Returns 0, 1 where the file system cannot
+   insert ranges, or -1 with the reason in ERR.  Where the change fails
+   half-way, the output is removed and the link fails, rather than leave
+   a broken program behind.  */
+static int
+pad_output_in_place (const struct pad_plan *plan, const struct ht_elf *elf,
+		     char err[HT_ERRLEN])
+{
+  int out = open (output_name, O_RDWR), done;
+
+  if (out < 0)
+    {
+      snprintf (err, HT_ERRLEN, "%s", strerror (errno));
+      return -1;
+    }
+  done = pad_in_place (plan, elf, out, err);
+  if (close (out) != 0 && done == 0)
+    {
+      snprintf (err, HT_ERRLEN, "closing: %s", strerror (errno));
+      done = -1;
+    }
+  if (done < 0)
+    {
+      say ("error: %s: %s; removed", output_name, err);
+      unlink (output_name);
+      _exit (1);
+    }
+  return done;
+}
+
+/* Pad the output's code segment PHDR: write the padded file next to the
+   output and rename it over the output.  That copies the bytes (from the
+   page cache, with holes kept), which costs less than inserting the gaps
+   in place: on ext4 FALLOC_FL_INSERT_RANGE first writes the whole file
+   back to disk and drops its page cache (docs/benchmarks.md, "Where the
+   plugin's time goes").  In place only where no file can be made there.
+   Returns 0, or -1 with the reason in ERR.  */
 static int
 finish_layout (const struct ht_elf *elf, int fd, unsigned mode,
 	       size_t phdr, char err[HT_ERRLEN])
 {
   struct pad_plan plan;
   char tmp[PATH_MAX];
-  int out, done;
+  int out;
 
   if (pad_plan (&plan, elf, phdr, page_size, err) != 0)
     return -1;
-  out = open (output_name, O_RDWR);
-  if (out >= 0)
-    {
-      done = pad_in_place (&plan, elf, out, err);
-      if (close (out) != 0 && done == 0)
-	{
-	  snprintf (err, HT_ERRLEN, "closing: %s", strerror (errno));
-	  done = -1;
-	}
-      if (done == 0)
-	return 0;
-      if (done < 0)
-	{
-	  say ("error: %s: %s; removed", output_name, err);
-	  unlink (output_name);
-	  _exit (1);
-	}
-    }
   if (snprintf (tmp, sizeof tmp, "%s.hugetext-XXXXXX", output_name)
       >= (int) sizeof tmp)
     {
@@ -481,7 +496,11 @@ finish_layout (const struct ht_elf *elf, int fd, unsigned mode,
   out = mkstemp (tmp);
   if (out < 0)
     {
-      snprintf (err, HT_ERRLEN, "temporary file: %s", strerror (errno));
+      int why = errno;
+
+      if (pad_output_in_place (&plan, elf, err) == 0)
+	return 0;
+      snprintf (err, HT_ERRLEN, "temporary file: %s", strerror (why));
       return -1;
     }
   if (pad_write (&plan, elf, fd, out, err) != 0
