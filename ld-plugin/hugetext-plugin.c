@@ -575,6 +575,29 @@ self_path (void)
   return realpath (info.dli_fname, NULL);
 }
 
+/* Say which registration with the linker failed, and fail the load.  */
+static enum ld_plugin_status
+registration_failed (const char *what)
+{
+  tell (LDPL_ERROR, "hugetext: cannot register %s", what);
+  return LDPS_ERR;
+}
+
+/* The first part of the interface the plugin needs that the linker did
+   not pass (the message function, the hook registrations, add_input_file),
+   or NULL.  */
+static const char *
+missing_interface (ld_plugin_register_claim_file reg_claim,
+		   ld_plugin_register_all_symbols_read reg_read,
+		   ld_plugin_register_cleanup reg_cleanup)
+{
+  return message == NULL ? "LDPT_MESSAGE"
+	 : reg_claim == NULL ? "LDPT_REGISTER_CLAIM_FILE_HOOK"
+	 : reg_read == NULL ? "LDPT_REGISTER_ALL_SYMBOLS_READ_HOOK"
+	 : reg_cleanup == NULL ? "LDPT_REGISTER_CLEANUP_HOOK"
+	 : add_input_file == NULL ? "LDPT_ADD_INPUT_FILE" : NULL;
+}
+
 /* The plugin's one exported symbol.  */
 __attribute__ ((visibility ("default")))
 enum ld_plugin_status onload (struct ld_plugin_tv *tv);
@@ -587,6 +610,7 @@ onload (struct ld_plugin_tv *tv)
   ld_plugin_register_cleanup reg_cleanup = NULL;
   struct ld_plugin_tv *t;
   char err[256];
+  const char *missing;
   char *self;
 
   for (t = tv; t->tv_tag != LDPT_NULL; t++)
@@ -616,11 +640,11 @@ onload (struct ld_plugin_tv *tv)
       default:
 	break;
       }
-  if (message == NULL || reg_claim == NULL || reg_read == NULL
-      || reg_cleanup == NULL || add_input_file == NULL)
+  missing = missing_interface (reg_claim, reg_read, reg_cleanup);
+  if (missing != NULL)
     {
       say ("error: this linker lacks the plugin interface hugetext.so "
-	   "needs (GNU ld 2.40 or later has it)");
+	   "needs (%s; GNU ld 2.40 or later has it)", missing);
       return LDPS_ERR;
     }
 
@@ -654,10 +678,13 @@ onload (struct ld_plugin_tv *tv)
     }
   free (self);
 
-  if (reg_claim (claim_file) != LDPS_OK
-      || reg_read (all_symbols_read) != LDPS_OK
-      || reg_cleanup (cleanup) != LDPS_OK
-      || on_exit (at_exit, NULL) != 0)
-    return LDPS_ERR;
+  if (reg_claim (claim_file) != LDPS_OK)
+    return registration_failed ("the claim-file hook");
+  if (reg_read (all_symbols_read) != LDPS_OK)
+    return registration_failed ("the all-symbols-read hook");
+  if (reg_cleanup (cleanup) != LDPS_OK)
+    return registration_failed ("the cleanup hook");
+  if (on_exit (at_exit, NULL) != 0)
+    return registration_failed ("the exit handler");
   return LDPS_OK;
 }
