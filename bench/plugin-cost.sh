@@ -72,5 +72,5 @@ done
 	echo "plugin cost: the system's ld.bfd, $rounds rounds per row, each against the link without the plugin"
 	echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
 	echo "command: bench/plugin-cost.sh $build $rounds   ($(date -u +%Y-%m-%dT%H:%MZ))"
-	python3 "$top/bench/ratio.py" --target 1.02 "$times"
+	python3 "$top/bench/ratio.py" --link-target "$times"
 } | tee "$work/plugin-cost.txt"
