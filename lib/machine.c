@@ -17,7 +17,9 @@ static const struct ht_machine machines[] = {
 #define HT_MACHINE(name, em, cls, base, h, maxp, sep, tlen, trap, triplet) \
   { name, em, cls, KiB (base), KiB (h), KiB (maxp), sep, tlen, trap, \
     triplet },
+#define HT_CROSS(triplet, deb_arch, qemu, cc)
 #include "../machines.def"
+#undef HT_CROSS
 #undef HT_MACHINE
 };
 

@@ -13,15 +13,18 @@
 # build root) and builds nothing.  The lld components need root.
 # Environment:
 #   HUGETEXT_COMPONENTS  what to build, default "binutils binutils-vanilla
-#                        lld binutils-aarch64":
+#                        lld" and the cross binutils:
 #                        binutils          patched, links in BUILD_DIR/bin
 #                        binutils-vanilla  the same sources unpatched, links
 #                                          in BUILD_DIR/bin/vanilla (its ld:
 #                                          BUILD_DIR/bin/vanilla/ld.bfd)
 #                        lld               patched ld.lld (a launcher in
 #                                          BUILD_DIR/bin)
-#                        binutils-aarch64  patched cross binutils for
-#                                          aarch64-linux-gnu (ld's tests)
+#                        binutils-NAME     patched cross binutils, one per
+#                                          line of toolchain/cross-targets
+#                                          (NAME TRIPLET: binutils-aarch64
+#                                          for aarch64-linux-gnu, ...); ld's
+#                                          tests, BUILD_DIR/bin/TRIPLET-ld
 #                        and, not in the default (testsuite/default-regress):
 #                        binutils-default  patched, configured with
 #                                          --enable-hugetext, links in
@@ -127,9 +130,11 @@ LLVM_ROOT_PACKAGES="cmake ninja-build zlib1g-dev libzstd-dev"
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 REPO=$(dirname "$HERE")
-COMPONENTS=${HUGETEXT_COMPONENTS:-binutils binutils-vanilla lld binutils-aarch64}
+# The cross binutils: "NAME TRIPLET" lines (binutils-NAME builds TRIPLET).
+CROSS_TARGETS=$("$HERE/cross-targets")
+COMPONENTS=${HUGETEXT_COMPONENTS:-binutils binutils-vanilla lld $(
+	printf '%s\n' "$CROSS_TARGETS" | awk '{ printf " binutils-%s", $1 }')}
 BFD_SERIES=${HUGETEXT_BFD_SERIES:-$REPO/bfd-patches/series}
-CROSS_TARGET=aarch64-linux-gnu
 JOBS=${HUGETEXT_JOBS:-$(nproc)}
 CACHE=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}
 LLD_SERIES=${HUGETEXT_LLD_SERIES:-$REPO/lld-patches/series}
@@ -885,12 +890,15 @@ fetch_binutils_once() {
 # default-on and the cross build; made once per run, whichever component
 # comes first.
 prepare_binutils_tree() {
+	local cross
 	! $BINUTILS_TREE_READY || return 0
 	fetch_binutils_once
+	mapfile -t cross < <(printf '%s\n' "$CROSS_TARGETS" |
+		awk -v tc="$TC" '{ print tc "/binutils-" $1 }')
 	step "binutils: patch" prepare_tree binutils \
 		"$CACHE/binutils/$BINUTILS_TREE" "$(binutils_pristine_id)" \
 		"$1" "$BFD_SERIES" "$TC/binutils" "$TC/binutils-default" \
-		"$TC/binutils-aarch64"
+		"${cross[@]}"
 	BINUTILS_TREE_READY=true
 }
 
@@ -950,25 +958,33 @@ build_binutils-default() {
 	step "binutils-default: --help" verify_default_help "$BIN/default/ld.bfd"
 }
 
-# A cross binutils for aarch64-linux-gnu (64 KiB max page size,
-# -z noseparate-code by default), whose ld testsuite runs the -z hugetext
-# layout tests there too.  Its ld is BUILD_DIR/bin/aarch64-linux-gnu-ld.
-verify_binutils_cross() {
-	local ld=$BIN/$CROSS_TARGET-ld
-	link_tool "$BIN" "$CROSS_TARGET-ld" toolchain/binutils-aarch64/ld/ld-new
-	check_version "$ld" "GNU ld (GNU Binutils) $BINUTILS_VERSION_STRING"
-	"$ld" -V | grep -qw aarch64linux ||
-		die "$ld does not emulate aarch64linux"
+# cross_triplet COMPONENT: the GNU triplet of the cross binutils
+# COMPONENT (binutils-NAME), or nothing if it is not one.
+cross_triplet() {
+	printf '%s\n' "$CROSS_TARGETS" |
+		awk -v c="$1" '"binutils-" $1 == c { print $2 }'
 }
 
-build_binutils-aarch64() {
-	local src=$TC/src/$BINUTILS_TREE
-	local build=$TC/binutils-aarch64
+# A cross binutils for TRIPLET (each with the target's own max page size
+# and separate-code default), whose ld testsuite runs the -z hugetext
+# layout tests there too.  Its ld is BUILD_DIR/bin/TRIPLET-ld.
+# verify_binutils_cross NAME TRIPLET
+verify_binutils_cross() {
+	local ld=$BIN/$2-ld
+	link_tool "$BIN" "$2-ld" "toolchain/$1/ld/ld-new"
+	check_version "$ld" "GNU ld (GNU Binutils) $BINUTILS_VERSION_STRING"
+	"$ld" --help | grep -q -- '-z hugetext ' ||
+		die "$ld --help does not list -z hugetext"
+}
+
+# build_binutils_cross NAME TRIPLET (NAME: binutils-...)
+build_binutils_cross() {
+	local name=$1 triplet=$2 src=$TC/src/$BINUTILS_TREE
 	prepare_binutils_tree "$src"
-	step "binutils-aarch64: configure" configure_binutils binutils-aarch64 \
-		"$src" "$build" --target="$CROSS_TARGET"
-	step "binutils-aarch64: make" make_binutils binutils-aarch64 "$build"
-	step "binutils-aarch64: verify" verify_binutils_cross
+	step "$name: configure" configure_binutils "$name" \
+		"$src" "$TC/$name" --target="$triplet"
+	step "$name: make" make_binutils "$name" "$TC/$name"
+	step "$name: verify" verify_binutils_cross "$name" "$triplet"
 }
 
 # --- lld -------------------------------------------------------------------
@@ -1211,11 +1227,15 @@ check_settings() {
 	esac
 	for c in $COMPONENTS; do
 		case $c in
-		binutils | binutils-vanilla | lld | binutils-aarch64) ;;
+		binutils | binutils-vanilla | lld) ;;
 		binutils-default | lld-default) ;;
-		*) die "HUGETEXT_COMPONENTS: unknown '$c'" \
-			"(binutils, binutils-vanilla, lld, binutils-aarch64," \
-			"binutils-default, lld-default)" ;;
+		*) [ -n "$(cross_triplet "$c")" ] ||
+			die "HUGETEXT_COMPONENTS: unknown '$c'" \
+				"(binutils, binutils-vanilla, lld, binutils-default," \
+				"lld-default, or binutils-NAME for a NAME of" \
+				"toolchain/cross-targets:" \
+				"$(printf '%s\n' "$CROSS_TARGETS" | awk '{ print $1 }' |
+					paste -sd ' '))" ;;
 		esac
 	done
 }
@@ -1243,7 +1263,7 @@ fetch_only() {
 }
 
 main() {
-	local c t0
+	local c t t0
 	case ${1-} in
 	-h | --help) usage 0 ;;
 	--fetch-only)
@@ -1276,7 +1296,12 @@ main() {
 	t0=$(now)
 	step "check dependencies" "$HERE/install-deps.sh" --check
 	for c in $COMPONENTS; do
-		"build_$c"
+		t=$(cross_triplet "$c")
+		if [ -n "$t" ]; then
+			build_binutils_cross "$c" "$t"
+		else
+			"build_$c"
+		fi
 	done
 	TIMINGS+=("$(awk -v a="$t0" -v b="$(now)" \
 		'BEGIN { printf "  %-30s %8.1f s", "total", b - a }')")

@@ -38,6 +38,8 @@ set -eu
 #   and libc6-dev-arm64-cross (the programs' glibc, also the guest's).
 #   The Debian packages of hugetext's own C parts (package/build-debs):
 #   debhelper and lintian.
+#   The foreign machines' programs (testsuite/cross): the cross compilers
+#   and C libraries that lib/machines.def's HT_CROSS lines name (below).
 HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
 	m4 bison flex texinfo pkg-config zlib1g-dev libzstd-dev
 	debian-archive-keyring mmdebstrap
@@ -48,6 +50,12 @@ HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
 	qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 	libc6-arm64-cross libc6-dev-arm64-cross
 	debhelper lintian pandoc"
+# The foreign machines' cross compilers and C libraries (testsuite/cross):
+# Debian 12's gcc-TRIPLET and libc6-dev-DEB_ARCH-cross of each HT_CROSS
+# line of lib/machines.def whose CC is gcc.
+HUGETEXT_DEPS="$HUGETEXT_DEPS $(awk -F'"' \
+	'/^HT_CROSS/ && $8 == "gcc" { printf " gcc-%s libc6-dev-%s-cross", $2, $4 }' \
+	"$(dirname "$0")/../lib/machines.def")"
 
 msg() { printf 'hugetext-toolchain: %s\n' "$*" >&2; }
 die() { msg "error: $*"; exit 1; }

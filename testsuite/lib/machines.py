@@ -11,6 +11,8 @@ DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
 FIELDS = ("name", "e_machine", "elf_class", "base_page_kib", "h_kib",
           "max_page_kib", "separate_code", "trap_len", "trap", "triplet")
 LINE = re.compile(r"^HT_MACHINE \((.*)\)\s*$")
+CROSS_FIELDS = ("triplet", "deb_arch", "qemu", "cc")
+CROSS_LINE = re.compile(r"^HT_CROSS \((.*)\)\s*$")
 
 
 def machines(path=DEF):
@@ -44,4 +46,33 @@ def defaults(path=DEF):
         if key not in seen:
             seen.add(key)
             out.append(m)
+    return out
+
+
+def crosses(path=DEF):
+    """The cross toolchains (HT_CROSS lines), in order, as dicts of
+    CROSS_FIELDS, each with "machine": the first machine of its triplet."""
+    first = {}
+    for m in machines(path):
+        first.setdefault(m["triplet"], m)
+    out = []
+    with open(path) as f:
+        for line in f:
+            m = CROSS_LINE.match(line)
+            if not m:
+                continue
+            values = [v.strip().strip('"') for v in m.group(1).split(",")]
+            if len(values) != len(CROSS_FIELDS):
+                raise ValueError("%s: %d fields, not %d: %s"
+                                 % (path, len(values), len(CROSS_FIELDS),
+                                    line))
+            row = dict(zip(CROSS_FIELDS, values))
+            if row["triplet"] not in first:
+                raise ValueError("%s: HT_CROSS of %s, which no HT_MACHINE "
+                                 "has" % (path, row["triplet"]))
+            if row["cc"] not in ("gcc", "clang"):
+                raise ValueError("%s: HT_CROSS of %s: CC %r is not gcc or "
+                                 "clang" % (path, row["triplet"], row["cc"]))
+            row["machine"] = first[row["triplet"]]
+            out.append(row)
     return out

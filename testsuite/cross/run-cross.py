@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Programs of the foreign machines, linked and run.
+
+For each cross toolchain of lib/machines.def (HT_CROSS lines), the test
+program (a main that calls across 33 MiB of code, which reads a global
+through the GOT or TOC and one directly) is linked by each producer in
+every output kind, checked with `hugetext check` against the machine's H
+(its first HT_MACHINE line), and run under qemu-user, where it must
+print "ok".  33 MiB: more than the largest H (LoongArch's 32 MiB) and
+than PowerPC64's direct branch range (32 MiB), so that the calls across
+it need long-branch stubs there.  The zeros of the code are made holes
+after each link (fallocate --dig-holes).
+
+Producers:
+  bfd     the build's cross GNU ld (BUILD/bin/TRIPLET-ld), -z hugetext
+          with -z hugetext-page-size=H given (GNU ld has no default H
+          for most of these targets) and -z separate-code (where the
+          code segment would hold the ELF headers at an image base that
+          is not a multiple of H, GNU ld leaves it alone)
+  lld     the build's ld.lld, -z hugetext with its own default H
+  plugin  Debian 12's cross ld.bfd 2.40 (binutils-TRIPLET) with the
+          build's hugetext.so, where Debian 12 has that ld
+
+Usage: testsuite/cross/run-cross.py BUILD_DIR
+Prints a line per case, "PASS: cross: TRIPLET PRODUCER KIND", FAIL or
+UNSUPPORTED with the reason; exit status 1 if a case failed.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(TOP, "testsuite", "lib"))
+import machines  # noqa: E402
+
+CODE = 0x2100000
+KINDS = ("pie", "exec", "static", "static-pie", "shared")
+
+MAIN_C = r"""
+#include <stdio.h>
+int bigfn (void);
+int farfn (void);
+int h = 3;
+static int k[4] = { 1, 2, 3, 4 };
+int
+main (void)
+{
+  if (bigfn () != 0 || farfn () != 2 || h + k[3] != 7)
+    return 1;
+  puts ("ok");
+  return 0;
+}
+"""
+
+BIG_C = r"""
+int g = 1;
+int bigfn (void) { return g - 1; }
+int bigfn2 (void) { return g - 1; }
+"""
+
+FAR_C = r"""
+int bigfn2 (void);
+extern int g;
+int farfn (void) { return bigfn2 () + g + 1; }
+"""
+
+# Between big.c's code and far.c's, in the order the objects are linked.
+PAD_S = """\t.section .text.pad,"ax",@progbits
+\t.skip %#x
+""" % CODE
+
+
+def run(cmd, cwd=None):
+    """Run CMD; its exit status and its output (stdout and stderr)."""
+    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    return p.returncode, p.stdout
+
+
+class Target:
+    """One cross toolchain: how to compile, link and run for it."""
+
+    def __init__(self, cross, build):
+        self.triplet = cross["triplet"]
+        self.qemu = cross["qemu"]
+        self.cc_kind = cross["cc"]
+        m = cross["machine"]
+        self.h = m["h_kib"] * 1024
+        self.build = build
+        self.why_not = None
+        self.plain = []
+        if self.cc_kind == "gcc":
+            self.cc = [self.triplet + "-gcc"]
+            self.libc = "/usr/" + self.triplet
+            if shutil.which(self.cc[0]) is None:
+                self.why_not = "no %s (./run deps installs it)" % self.cc[0]
+        else:
+            code, out = run([os.path.join(TOP, "toolchain", "cross-sysroot"),
+                             self.triplet])
+            if code != 0:
+                self.why_not = "no sysroot: " + out.strip().splitlines()[-1]
+                return
+            sysroot = out.strip().splitlines()[-1]
+            self.cc = ["clang-19", "--target=" + self.triplet,
+                       "--sysroot=" + sysroot]
+            self.libc = os.path.join(sysroot, "usr", self.triplet)
+            if self.qemu.startswith("sid:"):
+                self.qemu = os.path.join(sysroot, "qemu", self.qemu[4:])
+            # The program that links against the library: by the cross
+            # GNU ld, as gcc's would be by Debian's.
+            self.plain = ["--ld-path=" + os.path.join(
+                build, "bin", self.triplet + "-ld")]
+
+    def has_static_pie(self):
+        return os.path.exists(os.path.join(self.libc, "lib", "rcrt1.o"))
+
+    def producers(self, work):
+        """The producers for this target: name, flags or the reason why
+        not."""
+        b = self.build
+        out = []
+        gnu_ld = os.path.join(b, "bin", self.triplet + "-ld")
+        if os.path.exists(gnu_ld):
+            bindir = os.path.join(work, "bfd-bin")
+            os.makedirs(bindir, exist_ok=True)
+            link = os.path.join(bindir, "ld.bfd")
+            if not os.path.lexists(link):
+                os.symlink(gnu_ld, link)
+            flags = ["-B" + bindir + "/", "-fuse-ld=bfd"]
+            if self.cc_kind == "clang":
+                flags = ["--ld-path=" + gnu_ld]
+            out.append(("bfd", flags + [
+                "-Wl,-z,hugetext", "-Wl,-z,hugetext-page-size=%#x" % self.h,
+                "-Wl,-z,separate-code"]))
+        else:
+            out.append(("bfd", "no %s (toolchain/cross-targets)" % gnu_ld))
+        lld = os.path.join(b, "bin", "ld.lld")
+        if self.cc_kind == "clang":
+            out.append(("lld", ["--ld-path=" + lld, "-Wl,-z,hugetext"]))
+        else:
+            out.append(("lld", ["-B" + os.path.join(b, "bin") + "/",
+                                "-fuse-ld=lld", "-Wl,-z,hugetext"]))
+        debian_ld = "/usr/bin/%s-ld.bfd" % self.triplet
+        plugin = os.path.join(b, "lib", "hugetext.so")
+        if self.cc_kind != "gcc" or not os.path.exists(debian_ld):
+            out.append(("plugin", "Debian 12 has no %s" % debian_ld))
+        else:
+            out.append(("plugin", ["-fuse-ld=bfd", "-Wl,-plugin," + plugin,
+                                    "-Wl,-z,separate-code"]))
+        return out
+
+
+def case(t, work, producer, flags, kind):
+    """Link, check and run one case; None or the reason it failed."""
+    d = os.path.join(work, producer, kind)
+    os.makedirs(d, exist_ok=True)
+    o = os.path.join(work, "obj")
+    cc = t.cc
+    if kind == "shared":
+        made = os.path.join(d, "libbig.so")
+        steps = [cc + flags + ["-shared", o + "/big-pic.o", o + "/pad.o",
+                               o + "/far-pic.o", "-o", made],
+                 cc + t.plain + ["-pie", o + "/main-pie.o", "-L" + d, "-lbig",
+                       "-Wl,-rpath,$ORIGIN", "-o", os.path.join(d, "prog")]]
+    else:
+        made = os.path.join(d, "prog")
+        pic = [o + "/big-pic.o", o + "/pad.o", o + "/far-pic.o"]
+        nopic = [o + "/big.o", o + "/pad.o", o + "/far.o"]
+        objs = {"pie": ["-pie", o + "/main-pie.o"] + pic,
+                "exec": ["-no-pie", o + "/main.o"] + nopic,
+                "static": ["-static", o + "/main.o"] + nopic,
+                "static-pie": ["-static-pie", o + "/main-pie.o"] + pic}[kind]
+        steps = [cc + flags + objs + ["-o", made]]
+    for cmd in steps:
+        code, out = run(cmd)
+        if code != 0:
+            return "link failed: " + " ".join(out.split())[:300]
+    run(["fallocate", "--dig-holes", made])
+    code, out = run([os.path.join(t.build, "bin", "hugetext"), "check",
+                     "--brief", "--page-size=%#x" % t.h, made])
+    if code != 0:
+        return "hugetext check: " + " ".join(out.split())[:300]
+    code, out = run([t.qemu, "-L", t.libc, "./prog"], cwd=d)
+    if code != 0 or out.strip() != "ok":
+        return "under %s: exit %d, %r" % (t.qemu, code, out.strip()[:200])
+    return None
+
+
+def compile_objects(t, work):
+    """The objects, or the reason they could not be made."""
+    o = os.path.join(work, "obj")
+    os.makedirs(o, exist_ok=True)
+    for name, text in (("main.c", MAIN_C), ("big.c", BIG_C),
+                       ("far.c", FAR_C), ("pad.s", PAD_S)):
+        with open(os.path.join(o, name), "w") as f:
+            f.write(text)
+    for src, obj, flags in (("main.c", "main.o", ["-fno-pie"]),
+                            ("main.c", "main-pie.o", ["-fPIE"]),
+                            ("big.c", "big.o", ["-fno-pie"]),
+                            ("big.c", "big-pic.o", ["-fPIC"]),
+                            ("far.c", "far.o", ["-fno-pie"]),
+                            ("far.c", "far-pic.o", ["-fPIC"]),
+                            ("pad.s", "pad.o", [])):
+        code, out = run(t.cc + ["-O1", "-c"] + flags +
+                        [os.path.join(o, src), "-o", os.path.join(o, obj)])
+        if code != 0:
+            return "compiling %s failed: %s" % (src, " ".join(out.split()))
+    return None
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: testsuite/cross/run-cross.py BUILD_DIR")
+    build = os.path.abspath(sys.argv[1])
+    failed = False
+    for cross in machines.crosses():
+        t = Target(cross, build)
+        work = os.path.join(build, "testsuite", "cross", t.triplet)
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+        why = t.why_not
+        if why is None and shutil.which(t.qemu) is None:
+            why = "no %s (qemu-user-static)" % t.qemu
+        if why is None:
+            err = compile_objects(t, work)
+            if err is not None:
+                print("FAIL: cross: %s: %s" % (t.triplet, err))
+                failed = True
+                continue
+        for producer, flags in t.producers(work):
+            for kind in KINDS:
+                name = "cross: %s %s %s" % (t.triplet, producer, kind)
+                if why is not None:
+                    print("UNSUPPORTED: %s: %s" % (name, why))
+                    continue
+                if isinstance(flags, str):
+                    print("UNSUPPORTED: %s: %s" % (name, flags))
+                    continue
+                if kind == "static-pie" and not t.has_static_pie():
+                    print("UNSUPPORTED: %s: the C library has no rcrt1.o"
+                          % name)
+                    continue
+                err = case(t, work, producer, flags, kind)
+                if err is None:
+                    print("PASS: " + name)
+                else:
+                    print("FAIL: %s: %s" % (name, err))
+                    failed = True
+                sys.stdout.flush()
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
