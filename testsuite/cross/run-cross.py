@@ -28,13 +28,12 @@ UNSUPPORTED with the reason; exit status 1 if a case failed.
 
 import os
 import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, "testsuite", "lib"))
-import machines  # noqa: E402
+import cross  # noqa: E402
 
 CODE = 0x2100000
 KINDS = ("pie", "exec", "static", "static-pie", "shared")
@@ -73,84 +72,25 @@ PAD_S = """\t.section .text.pad,"ax",@progbits
 """ % CODE
 
 
-def run(cmd, cwd=None):
-    """Run CMD; its exit status and its output (stdout and stderr)."""
-    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True)
-    return p.returncode, p.stdout
-
-
-class Target:
-    """One cross toolchain: how to compile, link and run for it."""
-
-    def __init__(self, cross, build):
-        self.triplet = cross["triplet"]
-        self.qemu = cross["qemu"]
-        self.cc_kind = cross["cc"]
-        m = cross["machine"]
-        self.h = m["h_kib"] * 1024
-        self.build = build
-        self.why_not = None
-        self.plain = []
-        if self.cc_kind == "gcc":
-            self.cc = [self.triplet + "-gcc"]
-            self.libc = "/usr/" + self.triplet
-            if shutil.which(self.cc[0]) is None:
-                self.why_not = "no %s (./run deps installs it)" % self.cc[0]
-        else:
-            code, out = run([os.path.join(TOP, "toolchain", "cross-sysroot"),
-                             self.triplet])
-            if code != 0:
-                self.why_not = "no sysroot: " + out.strip().splitlines()[-1]
-                return
-            sysroot = out.strip().splitlines()[-1]
-            self.cc = ["clang-19", "--target=" + self.triplet,
-                       "--sysroot=" + sysroot]
-            self.libc = os.path.join(sysroot, "usr", self.triplet)
-            if self.qemu.startswith("sid:"):
-                self.qemu = os.path.join(sysroot, "qemu", self.qemu[4:])
-            # The program that links against the library: by the cross
-            # GNU ld, as gcc's would be by Debian's.
-            self.plain = ["--ld-path=" + os.path.join(
-                build, "bin", self.triplet + "-ld")]
-
-    def has_static_pie(self):
-        return os.path.exists(os.path.join(self.libc, "lib", "rcrt1.o"))
-
-    def producers(self, work):
-        """The producers for this target: name, flags or the reason why
-        not."""
-        b = self.build
-        out = []
-        gnu_ld = os.path.join(b, "bin", self.triplet + "-ld")
-        if os.path.exists(gnu_ld):
-            bindir = os.path.join(work, "bfd-bin")
-            os.makedirs(bindir, exist_ok=True)
-            link = os.path.join(bindir, "ld.bfd")
-            if not os.path.lexists(link):
-                os.symlink(gnu_ld, link)
-            flags = ["-B" + bindir + "/", "-fuse-ld=bfd"]
-            if self.cc_kind == "clang":
-                flags = ["--ld-path=" + gnu_ld]
-            out.append(("bfd", flags + [
-                "-Wl,-z,hugetext", "-Wl,-z,hugetext-page-size=%#x" % self.h,
-                "-Wl,-z,separate-code"]))
-        else:
-            out.append(("bfd", "no %s (toolchain/cross-targets)" % gnu_ld))
-        lld = os.path.join(b, "bin", "ld.lld")
-        if self.cc_kind == "clang":
-            out.append(("lld", ["--ld-path=" + lld, "-Wl,-z,hugetext"]))
-        else:
-            out.append(("lld", ["-B" + os.path.join(b, "bin") + "/",
-                                "-fuse-ld=lld", "-Wl,-z,hugetext"]))
-        debian_ld = "/usr/bin/%s-ld.bfd" % self.triplet
-        plugin = os.path.join(b, "lib", "hugetext.so")
-        if self.cc_kind != "gcc" or not os.path.exists(debian_ld):
-            out.append(("plugin", "Debian 12 has no %s" % debian_ld))
-        else:
-            out.append(("plugin", ["-fuse-ld=bfd", "-Wl,-plugin," + plugin,
-                                    "-Wl,-z,separate-code"]))
-        return out
+def producers(t, work):
+    """The producers for target T: (name, the driver's flags) or (name,
+    the reason why not)."""
+    out = []
+    if os.path.exists(t.gnu_ld()):
+        out.append(("bfd", t.ld_flags(t.gnu_ld(), work) + [
+            "-Wl,-z,hugetext", "-Wl,-z,hugetext-page-size=%#x" % t.h,
+            "-Wl,-z,separate-code"]))
+    else:
+        out.append(("bfd", "no %s (toolchain/cross-targets)" % t.gnu_ld()))
+    out.append(("lld", t.ld_flags(t.lld(), work) + ["-Wl,-z,hugetext"]))
+    debian_ld = "/usr/bin/%s-ld.bfd" % t.triplet
+    plugin = os.path.join(t.build, "lib", "hugetext.so")
+    if t.clang or not os.path.exists(debian_ld):
+        out.append(("plugin", "Debian 12 has no %s" % debian_ld))
+    else:
+        out.append(("plugin", ["-fuse-ld=bfd", "-Wl,-plugin," + plugin,
+                               "-Wl,-z,separate-code"]))
+    return out
 
 
 def case(t, work, producer, flags, kind):
@@ -175,15 +115,15 @@ def case(t, work, producer, flags, kind):
                 "static-pie": ["-static-pie", o + "/main-pie.o"] + pic}[kind]
         steps = [cc + flags + objs + ["-o", made]]
     for cmd in steps:
-        code, out = run(cmd)
+        code, out = cross.run(cmd)
         if code != 0:
             return "link failed: " + " ".join(out.split())[:300]
-    run(["fallocate", "--dig-holes", made])
-    code, out = run([os.path.join(t.build, "bin", "hugetext"), "check",
+    cross.run(["fallocate", "--dig-holes", made])
+    code, out = cross.run([os.path.join(t.build, "bin", "hugetext"), "check",
                      "--brief", "--page-size=%#x" % t.h, made])
     if code != 0:
         return "hugetext check: " + " ".join(out.split())[:300]
-    code, out = run([t.qemu, "-L", t.libc, "./prog"], cwd=d)
+    code, out = cross.run([t.qemu, "-L", t.libc, "./prog"], cwd=d)
     if code != 0 or out.strip() != "ok":
         return "under %s: exit %d, %r" % (t.qemu, code, out.strip()[:200])
     return None
@@ -204,7 +144,7 @@ def compile_objects(t, work):
                             ("far.c", "far.o", ["-fno-pie"]),
                             ("far.c", "far-pic.o", ["-fPIC"]),
                             ("pad.s", "pad.o", [])):
-        code, out = run(t.cc + ["-O1", "-c"] + flags +
+        code, out = cross.run(t.cc + ["-O1", "-c"] + flags +
                         [os.path.join(o, src), "-o", os.path.join(o, obj)])
         if code != 0:
             return "compiling %s failed: %s" % (src, " ".join(out.split()))
@@ -216,8 +156,7 @@ def main():
         sys.exit("usage: testsuite/cross/run-cross.py BUILD_DIR")
     build = os.path.abspath(sys.argv[1])
     failed = False
-    for cross in machines.crosses():
-        t = Target(cross, build)
+    for t in cross.toolchains(build):
         work = os.path.join(build, "testsuite", "cross", t.triplet)
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
@@ -230,7 +169,7 @@ def main():
                 print("FAIL: cross: %s: %s" % (t.triplet, err))
                 failed = True
                 continue
-        for producer, flags in t.producers(work):
+        for producer, flags in producers(t, work):
             for kind in KINDS:
                 name = "cross: %s %s %s" % (t.triplet, producer, kind)
                 if why is not None:
