@@ -15,25 +15,30 @@ CROSS_FIELDS = ("triplet", "deb_arch", "qemu", "cc")
 CROSS_LINE = re.compile(r"^HT_CROSS \((.*)\)\s*$")
 
 
-def machines(path=DEF):
-    """Every line of the table, in order, as a dict of FIELDS."""
+def _rows(path, pattern, fields):
+    """The lines of the table that PATTERN matches, each as a dict of
+    FIELDS, their values stripped of blanks and quotes."""
     out = []
     with open(path) as f:
         for line in f:
-            m = LINE.match(line)
+            m = pattern.match(line)
             if not m:
                 continue
-            values = [v.strip() for v in m.group(1).split(",")]
-            if len(values) != len(FIELDS):
+            values = [v.strip().strip('"') for v in m.group(1).split(",")]
+            if len(values) != len(fields):
                 raise ValueError("%s: %d fields, not %d: %s"
-                                 % (path, len(values), len(FIELDS), line))
-            row = dict(zip(FIELDS, values))
-            for k in ("name", "triplet"):
-                row[k] = row[k].strip('"')
-            for k in ("elf_class", "base_page_kib", "h_kib", "max_page_kib",
-                      "separate_code", "trap_len"):
-                row[k] = int(row[k], 0)
-            out.append(row)
+                                 % (path, len(values), len(fields), line))
+            out.append(dict(zip(fields, values)))
+    return out
+
+
+def machines(path=DEF):
+    """Every line of the table, in order, as a dict of FIELDS."""
+    out = _rows(path, LINE, FIELDS)
+    for row in out:
+        for k in ("elf_class", "base_page_kib", "h_kib", "max_page_kib",
+                  "separate_code", "trap_len"):
+            row[k] = int(row[k], 0)
     return out
 
 
@@ -55,24 +60,13 @@ def crosses(path=DEF):
     first = {}
     for m in machines(path):
         first.setdefault(m["triplet"], m)
-    out = []
-    with open(path) as f:
-        for line in f:
-            m = CROSS_LINE.match(line)
-            if not m:
-                continue
-            values = [v.strip().strip('"') for v in m.group(1).split(",")]
-            if len(values) != len(CROSS_FIELDS):
-                raise ValueError("%s: %d fields, not %d: %s"
-                                 % (path, len(values), len(CROSS_FIELDS),
-                                    line))
-            row = dict(zip(CROSS_FIELDS, values))
-            if row["triplet"] not in first:
-                raise ValueError("%s: HT_CROSS of %s, which no HT_MACHINE "
-                                 "has" % (path, row["triplet"]))
-            if row["cc"] not in ("gcc", "clang"):
-                raise ValueError("%s: HT_CROSS of %s: CC %r is not gcc or "
-                                 "clang" % (path, row["triplet"], row["cc"]))
-            row["machine"] = first[row["triplet"]]
-            out.append(row)
+    out = _rows(path, CROSS_LINE, CROSS_FIELDS)
+    for row in out:
+        if row["triplet"] not in first:
+            raise ValueError("%s: HT_CROSS of %s, which no HT_MACHINE has"
+                             % (path, row["triplet"]))
+        if row["cc"] not in ("gcc", "clang"):
+            raise ValueError("%s: HT_CROSS of %s: CC %r is not gcc or clang"
+                             % (path, row["triplet"], row["cc"]))
+        row["machine"] = first[row["triplet"]]
     return out
