@@ -65,15 +65,18 @@ strip_scripts() {
 strip_scripts plain "$plain"
 strip_scripts hugetext "$huge"
 
-# unpack ROOT DPKG_DIR SIDE: SIDE's packages into ROOT by DPKG_DIR/dpkg,
-# which finds its dpkg-deb in PATH.
+# unpack ROOT DPKG_DIR SIDE: SIDE's packages installed into ROOT by
+# DPKG_DIR/dpkg, which finds its dpkg-deb in PATH (unpacked and
+# configured: their conffiles in place; they have no scripts to run, and
+# what they depend on is not there).
 unpack() {
 	local root=$1 bin=$2 side=$3
 	mkdir -p "$root/var/lib/dpkg/updates" "$root/var/lib/dpkg/info"
 	: >"$root/var/lib/dpkg/status"
 	PATH=$bin:$PATH "$bin/dpkg" --root="$root" --log=/dev/null \
 		--force-not-root --force-script-chrootless --force-depends \
-		--no-triggers --unpack "$work/$side"/*.deb >/dev/null
+		--no-triggers --install "$work/$side"/*.deb >/dev/null 2>&1 ||
+		die "dpkg --install failed in $root"
 	PATH=$bin:$PATH "$bin/dpkg" --root="$root" --verify >"$root.verify" ||
 		die "dpkg --verify failed in $root"
 }
