@@ -13,10 +13,12 @@ after each link (fallocate --dig-holes).
 
 Producers:
   bfd     the build's cross GNU ld (BUILD/bin/TRIPLET-ld), -z hugetext
-          with -z hugetext-page-size=H given (GNU ld has no default H
-          for most of these targets) and -z separate-code (where the
-          code segment would hold the ELF headers at an image base that
-          is not a multiple of H, GNU ld leaves it alone)
+          with its own default H; the non-PIE executables with
+          -z separate-code (riscv64's image base, 0x10000, is not a
+          multiple of H, and GNU ld leaves a code segment that holds the
+          ELF headers there alone), the other kinds with the target's
+          default (-z noseparate-code: the code segment holds the
+          headers at an image base of 0)
   lld     the build's ld.lld, -z hugetext with its own default H
   plugin  Debian 12's cross ld.bfd 2.40 (binutils-TRIPLET) with the
           build's hugetext.so, where Debian 12 has that ld
@@ -77,9 +79,8 @@ def producers(t, work):
     the reason why not)."""
     out = []
     if os.path.exists(t.gnu_ld()):
-        out.append(("bfd", t.ld_flags(t.gnu_ld(), work) + [
-            "-Wl,-z,hugetext", "-Wl,-z,hugetext-page-size=%#x" % t.h,
-            "-Wl,-z,separate-code"]))
+        out.append(("bfd", t.ld_flags(t.gnu_ld(), work) +
+                    ["-Wl,-z,hugetext"]))
     else:
         out.append(("bfd", "no %s (toolchain/cross-targets)" % t.gnu_ld()))
     out.append(("lld", t.ld_flags(t.lld(), work) + ["-Wl,-z,hugetext"]))
@@ -113,6 +114,8 @@ def case(t, work, producer, flags, kind):
                 "exec": ["-no-pie", o + "/main.o"] + nopic,
                 "static": ["-static", o + "/main.o"] + nopic,
                 "static-pie": ["-static-pie", o + "/main-pie.o"] + pic}[kind]
+        if producer == "bfd" and kind in ("exec", "static"):
+            objs = objs + ["-Wl,-z,separate-code"]
         steps = [cc + flags + objs + ["-o", made]]
     for cmd in steps:
         code, out = cross.run(cmd)

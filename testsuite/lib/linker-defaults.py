@@ -44,8 +44,10 @@ def linker_h(hugetext, linker, triplet, emulation, work):
         f.write(SOURCE)
     subprocess.run(["llvm-mc", "-filetype=obj", "-triple=" + triplet,
                     src, "-o", obj], check=True, stderr=subprocess.DEVNULL)
+    # -z separate-code: GNU ld leaves a code segment that holds the ELF
+    # headers alone where the image base is not a multiple of H (riscv64).
     cmd = [linker, "-z", "hugetext", "-z", "hugetext-min-size=0x1000",
-           obj, "-o", out]
+           "-z", "separate-code", obj, "-o", out]
     if emulation:
         cmd[1:1] = ["-m", emulation]
     link = subprocess.run(cmd, capture_output=True, text=True)
