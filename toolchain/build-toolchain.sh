@@ -25,7 +25,13 @@
 #                                          (NAME TRIPLET: binutils-aarch64
 #                                          for aarch64-linux-gnu, ...); ld's
 #                                          tests, BUILD_DIR/bin/TRIPLET-ld
-#                        and, not in the default (testsuite/default-regress):
+#                        and, not in the default:
+#                        binutils-vanilla-NAME  the unpatched cross binutils
+#                                          for NAME, the baseline of the
+#                                          cross suites in
+#                                          testsuite/binutils-regress
+#                                          (BUILD_DIR/bin/vanilla/TRIPLET-ld)
+#                        (for testsuite/default-regress:)
 #                        binutils-default  patched, configured with
 #                                          --enable-hugetext, links in
 #                                          BUILD_DIR/bin/default
@@ -146,6 +152,7 @@ TIMINGS=()
 CURRENT_STEP=
 BINUTILS_FETCHED=false
 BINUTILS_TREE_READY=false
+VANILLA_TREE_READY=false
 LLD_TREE_READY=false
 
 # shellcheck source=toolchain/sid-apt.sh
@@ -889,6 +896,20 @@ fetch_binutils_once() {
 # The patched binutils source tree in SRC, shared by the native, the
 # default-on and the cross build; made once per run, whichever component
 # comes first.
+# prepare_vanilla_tree SRC: the unpatched working tree, once a run (for
+# binutils-vanilla and the binutils-vanilla-NAME cross builds).
+prepare_vanilla_tree() {
+	local cross
+	! $VANILLA_TREE_READY || return 0
+	fetch_binutils_once
+	mapfile -t cross < <(printf '%s\n' "$CROSS_TARGETS" |
+		awk -v tc="$TC" '{ print tc "/binutils-vanilla-" $1 }')
+	step "binutils-vanilla: sources" prepare_tree binutils-vanilla \
+		"$CACHE/binutils/$BINUTILS_TREE" "$(binutils_pristine_id)" \
+		"$1" none "$TC/binutils-vanilla" "${cross[@]}"
+	VANILLA_TREE_READY=true
+}
+
 prepare_binutils_tree() {
 	local cross
 	! $BINUTILS_TREE_READY || return 0
@@ -917,10 +938,7 @@ build_binutils() {
 # linked into BUILD_DIR/bin/vanilla (ld: BUILD_DIR/bin/vanilla/ld.bfd).
 build_binutils-vanilla() {
 	local src=$TC/src/$BINUTILS_TREE-vanilla build=$TC/binutils-vanilla
-	fetch_binutils_once
-	step "binutils-vanilla: sources" prepare_tree binutils-vanilla \
-		"$CACHE/binutils/$BINUTILS_TREE" "$(binutils_pristine_id)" \
-		"$src" none "$build"
+	prepare_vanilla_tree "$src"
 	step "binutils-vanilla: configure" configure_binutils \
 		binutils-vanilla "$src" "$build"
 	step "binutils-vanilla: make" make_binutils binutils-vanilla "$build"
@@ -962,7 +980,8 @@ build_binutils-default() {
 # COMPONENT (binutils-NAME), or nothing if it is not one.
 cross_triplet() {
 	printf '%s\n' "$CROSS_TARGETS" |
-		awk -v c="$1" '"binutils-" $1 == c { print $2 }'
+		awk -v c="$1" '"binutils-" $1 == c || "binutils-vanilla-" $1 == c {
+			print $2 }'
 }
 
 # A cross binutils for TRIPLET (each with the target's own max page size
@@ -977,14 +996,36 @@ verify_binutils_cross() {
 		die "$ld --help does not list -z hugetext"
 }
 
-# build_binutils_cross NAME TRIPLET (NAME: binutils-...)
+# build_binutils_cross NAME TRIPLET (NAME: binutils-... or
+# binutils-vanilla-..., the unpatched tree)
 build_binutils_cross() {
 	local name=$1 triplet=$2 src=$TC/src/$BINUTILS_TREE
-	prepare_binutils_tree "$src"
+	case $name in
+	binutils-vanilla-*)
+		src=$TC/src/$BINUTILS_TREE-vanilla
+		prepare_vanilla_tree "$src"
+		;;
+	*) prepare_binutils_tree "$src" ;;
+	esac
 	step "$name: configure" configure_binutils "$name" \
 		"$src" "$TC/$name" --target="$triplet"
 	step "$name: make" make_binutils "$name" "$TC/$name"
-	step "$name: verify" verify_binutils_cross "$name" "$triplet"
+	case $name in
+	binutils-vanilla-*)
+		step "$name: verify" verify_binutils_cross_vanilla "$name" \
+			"$triplet"
+		;;
+	*) step "$name: verify" verify_binutils_cross "$name" "$triplet" ;;
+	esac
+}
+
+# The unpatched cross ld: BUILD_DIR/bin/vanilla/TRIPLET-ld.
+# verify_binutils_cross_vanilla NAME TRIPLET
+verify_binutils_cross_vanilla() {
+	mkdir -p "$BIN/vanilla"
+	link_tool "$BIN/vanilla" "$2-ld" "toolchain/$1/ld/ld-new"
+	check_version "$BIN/vanilla/$2-ld" \
+		"GNU ld (GNU Binutils) $BINUTILS_VERSION_STRING"
 }
 
 # --- lld -------------------------------------------------------------------
@@ -1232,7 +1273,8 @@ check_settings() {
 		*) [ -n "$(cross_triplet "$c")" ] ||
 			die "HUGETEXT_COMPONENTS: unknown '$c'" \
 				"(binutils, binutils-vanilla, lld, binutils-default," \
-				"lld-default, or binutils-NAME for a NAME of" \
+				"lld-default, or binutils-NAME or" \
+				"binutils-vanilla-NAME for a NAME of" \
 				"toolchain/cross-targets:" \
 				"$(printf '%s\n' "$CROSS_TARGETS" | awk '{ print $1 }' |
 					paste -sd ' '))" ;;
