@@ -8,7 +8,9 @@ below H) and "code" (a main that calls into CODE MiB of code, default 40;
 the code is not zeros, as real code is not).  Each is linked by the
 build's cross GNU ld and by its ld.lld, three ways:
   plain      no option
-  hugetext   -z hugetext, each linker with its own default H
+  hugetext   -z hugetext (GNU ld: with -z hugetext-page-size=H, which it
+             has no default for on most of these targets; ld.lld: its
+             own default H)
   maxpage    -z max-page-size=H, today's way to get the code segment
              aligned (every segment then is)
 and the files are measured as the linker wrote them: apparent size
@@ -77,7 +79,8 @@ def main():
             if code != 0:
                 sys.exit("file-size.py: compiling %s: %s" % (src, out))
             objs[(src, kind)] = obj
-    linkers = (("GNU ld", t.gnu_ld(), ["-Wl,-z,hugetext"]),
+    linkers = (("GNU ld", t.gnu_ld(),
+                ["-Wl,-z,hugetext", "-Wl,-z,hugetext-page-size=%#x" % h]),
                ("ld.lld", t.lld(), ["-Wl,-z,hugetext"]))
     ways = lambda hugetext: (("plain", []), ("hugetext", hugetext),
                              ("maxpage", ["-Wl,-z,max-page-size=%#x" % h]))

@@ -992,7 +992,9 @@ verify_binutils_cross() {
 	local ld=$BIN/$2-ld
 	link_tool "$BIN" "$2-ld" "toolchain/$1/ld/ld-new"
 	check_version "$ld" "GNU ld (GNU Binutils) $BINUTILS_VERSION_STRING"
-	"$ld" --help | grep -q -- '-z hugetext ' ||
+	# Not "grep -q": it stops reading, and with pipefail ld's SIGPIPE
+	# would fail the check now and then.
+	"$ld" --help | grep -- '-z hugetext ' >/dev/null ||
 		die "$ld --help does not list -z hugetext"
 }
 
@@ -1184,7 +1186,7 @@ verify_lld() {
 	gcc -B "$dir/" -fuse-ld=lld -o "$out/t" "$out/t.c" ||
 		die "gcc -B $dir/ -fuse-ld=lld cannot link"
 	"$out/t" || die "a program linked by $dir/ld.lld does not run"
-	readelf -p .comment "$out/t" | grep -q "Linker: LLD $LLVM_VERSION" ||
+	readelf -p .comment "$out/t" | grep "Linker: LLD $LLVM_VERSION" >/dev/null ||
 		die "gcc -B $dir/ -fuse-ld=lld did not link with LLD $LLVM_VERSION"
 	msg "gcc -B $(repo_rel "$dir")/ -fuse-ld=lld links with LLD $LLVM_VERSION"
 	rm -rf "$out"

@@ -5,6 +5,7 @@ so that a machine's facts are written once."""
 
 import os
 import re
+import sys
 
 DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                    "lib", "machines.def")
@@ -70,3 +71,22 @@ def crosses(path=DEF):
                              % (path, row["triplet"], row["cc"]))
         row["machine"] = first[row["triplet"]]
     return out
+
+
+def main(argv):
+    """machines.py FIELD NAME: the FIELD of the machine NAME (its first
+    line), for shell scripts; exit 1 if there is none."""
+    if len(argv) != 3 or argv[1] not in FIELDS:
+        sys.stderr.write("usage: machines.py FIELD NAME  (FIELD: %s)\n"
+                         % " ".join(FIELDS))
+        return 2
+    for m in machines():
+        if m["name"] == argv[2]:
+            print(m[argv[1]])
+            return 0
+    sys.stderr.write("machines.py: no machine %r in %s\n" % (argv[2], DEF))
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
