@@ -151,8 +151,7 @@ VERBOSE=${HUGETEXT_VERBOSE:-0}
 TIMINGS=()
 CURRENT_STEP=
 BINUTILS_FETCHED=false
-BINUTILS_TREE_READY=false
-VANILLA_TREE_READY=false
+TREES_READY=
 LLD_TREE_READY=false
 
 # shellcheck source=toolchain/sid-apt.sh
@@ -893,39 +892,33 @@ fetch_binutils_once() {
 	BINUTILS_FETCHED=true
 }
 
-# The patched binutils source tree in SRC, shared by the native, the
-# default-on and the cross build; made once per run, whichever component
-# comes first.
-# prepare_vanilla_tree SRC: the unpatched working tree, once a run (for
-# binutils-vanilla and the binutils-vanilla-NAME cross builds).
-prepare_vanilla_tree() {
-	local cross
-	! $VANILLA_TREE_READY || return 0
-	fetch_binutils_once
-	mapfile -t cross < <(printf '%s\n' "$CROSS_TARGETS" |
-		awk -v tc="$TC" '{ print tc "/binutils-vanilla-" $1 }')
-	step "binutils-vanilla: sources" prepare_tree binutils-vanilla \
-		"$CACHE/binutils/$BINUTILS_TREE" "$(binutils_pristine_id)" \
-		"$1" none "$TC/binutils-vanilla" "${cross[@]}"
-	VANILLA_TREE_READY=true
-}
-
+# prepare_binutils_tree KIND SRC: the binutils working tree in SRC, made
+# once per run, whichever component comes first.  KIND "patched": the
+# series applied, shared by the native, the default-on and the cross
+# builds; "vanilla": no series, shared by binutils-vanilla and the
+# binutils-vanilla-NAME cross builds.  A new copy removes what was built
+# from the old one.
 prepare_binutils_tree() {
-	local cross
-	! $BINUTILS_TREE_READY || return 0
+	local kind=$1 src=$2 name=binutils series=$BFD_SERIES prefix=binutils-
+	local what=patch
+	local -a builds=("$TC/binutils" "$TC/binutils-default") cross
+	case " $TREES_READY " in *" $kind "*) return 0 ;; esac
 	fetch_binutils_once
+	if [ "$kind" = vanilla ]; then
+		name=binutils-vanilla series=none prefix=binutils-vanilla-
+		what=sources builds=("$TC/binutils-vanilla")
+	fi
 	mapfile -t cross < <(printf '%s\n' "$CROSS_TARGETS" |
-		awk -v tc="$TC" '{ print tc "/binutils-" $1 }')
-	step "binutils: patch" prepare_tree binutils \
+		awk -v p="$TC/$prefix" '{ print p $1 }')
+	step "$name: $what" prepare_tree "$name" \
 		"$CACHE/binutils/$BINUTILS_TREE" "$(binutils_pristine_id)" \
-		"$1" "$BFD_SERIES" "$TC/binutils" "$TC/binutils-default" \
-		"${cross[@]}"
-	BINUTILS_TREE_READY=true
+		"$src" "$series" "${builds[@]}" "${cross[@]}"
+	TREES_READY="$TREES_READY $kind"
 }
 
 build_binutils() {
 	local src=$TC/src/$BINUTILS_TREE build=$TC/binutils
-	prepare_binutils_tree "$src"
+	prepare_binutils_tree patched "$src"
 	step "binutils: configure" configure_binutils binutils "$src" "$build"
 	step "binutils: make" make_binutils binutils "$build"
 	step "binutils: install" install_binutils toolchain/binutils "$BIN"
@@ -938,7 +931,7 @@ build_binutils() {
 # linked into BUILD_DIR/bin/vanilla (ld: BUILD_DIR/bin/vanilla/ld.bfd).
 build_binutils-vanilla() {
 	local src=$TC/src/$BINUTILS_TREE-vanilla build=$TC/binutils-vanilla
-	prepare_vanilla_tree "$src"
+	prepare_binutils_tree vanilla "$src"
 	step "binutils-vanilla: configure" configure_binutils \
 		binutils-vanilla "$src" "$build"
 	step "binutils-vanilla: make" make_binutils binutils-vanilla "$build"
@@ -966,7 +959,7 @@ verify_default_help() {
 # BUILD_DIR/bin/default (ld: BUILD_DIR/bin/default/ld.bfd).
 build_binutils-default() {
 	local src=$TC/src/$BINUTILS_TREE build=$TC/binutils-default
-	prepare_binutils_tree "$src"
+	prepare_binutils_tree patched "$src"
 	step "binutils-default: configure" configure_binutils binutils-default \
 		"$src" "$build" --enable-hugetext
 	step "binutils-default: make" make_binutils binutils-default "$build"
@@ -1005,9 +998,9 @@ build_binutils_cross() {
 	case $name in
 	binutils-vanilla-*)
 		src=$TC/src/$BINUTILS_TREE-vanilla
-		prepare_vanilla_tree "$src"
+		prepare_binutils_tree vanilla "$src"
 		;;
-	*) prepare_binutils_tree "$src" ;;
+	*) prepare_binutils_tree patched "$src" ;;
 	esac
 	step "$name: configure" configure_binutils "$name" \
 		"$src" "$TC/$name" --target="$triplet"
