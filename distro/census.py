@@ -24,7 +24,12 @@ What a file counts for, per eligible code segment (hugetext check's
     file (nothing where it starts on one, as a segment that holds the
     ELF headers does), and its end is padded to the next boundary;
   - installed as zeros: that padding in whole 4 KiB blocks, as dpkg
-    writes it today; as holes it takes no block;
+    writes it today;
+  - installed with holes: the blocks the file takes beyond the plain
+    file's where the padding is a hole (hugetext punch, the patched
+    dpkg): the blocks that the data after each inserted zero run now
+    starts or ends part way into, counting every byte of the file but
+    the padding as data (an upper bound: at most two blocks a segment);
   - congruent: the address and file offset of the code agree modulo H
     already as shipped, as GNU ld's and LLD's usual layouts give (the
     text at an address equal to its offset); then "in whole H blocks" is
@@ -51,6 +56,9 @@ import tarfile
 import tempfile
 
 BLOCK = 4096
+# The version of what scan keeps per package: a kept result of another
+# version is read again.
+FORMAT = 2
 BEGIN = "<!-- census: begin (written by distro/census --write-docs) -->"
 END = "<!-- census: end -->"
 
@@ -196,6 +204,28 @@ def align_up(n, h):
     return (n + h - 1) // h * h
 
 
+def blocks(ranges):
+    """The BLOCK-sized blocks that the byte ranges (start, end), in
+    ascending order, touch."""
+    count, last = 0, -1
+    for start, end in ranges:
+        if end <= start:
+            continue
+        first, final = max(start // BLOCK, last + 1), (end - 1) // BLOCK
+        count += max(0, final - first + 1)
+        last = max(last, final)
+    return count
+
+
+def hole_blocks(offset, code, front, tail, size):
+    """The blocks more that a file of SIZE bytes takes with FRONT bytes of
+    holes inserted before its code at OFFSET and TAIL after the CODE
+    bytes of it, every other byte counted as data."""
+    new = blocks([(0, offset), (offset + front, offset + front + code),
+                  (offset + front + code + tail, size + front + tail)])
+    return (new - blocks([(0, size)])) * BLOCK
+
+
 def file_facts(entry, size):
     """What one judged ELF file counts for (see the module's text)."""
     h = entry.get("page_size") or 0
@@ -209,7 +239,8 @@ def file_facts(entry, size):
              "error": entry.get("error"),
              "code": code, "eligible": bool(elig),
              "eligible_code": sum(s["code_size"] for s in elig),
-             "segments": len(elig), "padding": 0, "zeros": 0, "whole": 0,
+             "segments": len(elig), "padding": 0, "zeros": 0, "holes": 0,
+             "whole": 0,
              "congruent": bool(elig), "laid_out": bool(elig) and
              entry.get("verdict") == "pass"}
     for s in elig:
@@ -217,6 +248,8 @@ def file_facts(entry, size):
         tail = align_up(s["code_size"], h) - s["code_size"]
         facts["padding"] += front + tail
         facts["zeros"] += align_up(front, BLOCK) + align_up(tail, BLOCK)
+        facts["holes"] += hole_blocks(s["offset"], s["code_size"], front,
+                                      tail, size)
         if (s["vaddr"] - s["offset"]) % h:
             facts["congruent"] = False
         else:
@@ -225,7 +258,7 @@ def file_facts(entry, size):
     if not facts["congruent"]:
         facts["whole"] = 0
     if facts["laid_out"]:
-        facts["padding"] = facts["zeros"] = 0
+        facts["padding"] = facts["zeros"] = facts["holes"] = 0
     return facts
 
 
@@ -235,7 +268,8 @@ def scan_deb(hugetext, deb, out):
     dest = os.path.join(out, f"{name}_{version.replace(':', '%3a')}.json")
     try:
         with open(dest) as f:
-            if json.load(f)["sha256"] == digest:
+            kept = json.load(f)
+            if kept["sha256"] == digest and kept.get("format") == FORMAT:
                 return dest
     except (FileNotFoundError, ValueError, KeyError):
         pass
@@ -266,7 +300,8 @@ def scan_deb(hugetext, deb, out):
         rest = len(paths) % 200
         if rest:
             files.update(judged(hugetext, paths[-rest:], sizes))
-    result = {"package": name, "version": version, "sha256": digest,
+    result = {"format": FORMAT, "package": name, "version": version,
+              "sha256": digest,
               "deb_size": os.path.getsize(deb), "installed": installed,
               "files": files}
     tmpdest = dest + ".tmp"
@@ -317,6 +352,7 @@ def package_rows(results):
             "eligible_code": sum(x["eligible_code"] for x in elig),
             "padding": sum(x["padding"] for x in elig),
             "zeros": sum(x["zeros"] for x in elig),
+            "holes": sum(x["holes"] for x in elig),
             "congruent": sum(1 for x in elig if x["congruent"]),
             "whole": sum(x["whole"] for x in elig),
             "laid_out": sum(1 for x in elig if x["laid_out"]),
@@ -332,7 +368,7 @@ def package_rows(results):
 
 def total(rows):
     keys = ("deb", "installed", "elf", "code", "eligible", "eligible_code",
-            "whole", "padding", "zeros", "congruent", "laid_out")
+            "whole", "padding", "zeros", "holes", "congruent", "laid_out")
     t = {k: sum(r[k] for r in rows) for k in keys}
     t["beyond"] = [f"{r['package']}:{n}" for r in rows for n in r["beyond"]]
     t["errors"] = sum(r["errors"] for r in rows)
@@ -358,13 +394,15 @@ def table(rows, t, args):
     out.append("| | packages | ELF files | eligible files | code, MiB | "
                "code in eligible files, MiB (share) | congruent as shipped "
                "| their code in whole H blocks, MiB | padding, MiB | "
-               "installed as zeros, MiB (of installed) |")
-    out.append("|---|---|---|---|---|---|---|---|---|---|")
+               "installed as zeros, MiB (of installed) | installed with "
+               "holes, MiB (of installed) |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|")
     out.append(f"| all | {len(rows)} | {t['elf']} | {t['eligible']} | "
                f"{mib(t['code'])} | {mib(t['eligible_code'])} "
                f"({pct(t['eligible_code'], t['code'])}) | {t['congruent']} "
                f"| {mib(t['whole'])} | {mib(t['padding'])} | "
-               f"{mib(t['zeros'])} ({pct(t['zeros'], t['installed'])}) |")
+               f"{mib(t['zeros'])} ({pct(t['zeros'], t['installed'])}) | "
+               f"{mib(t['holes'])} ({pct(t['holes'], t['installed'])}) |")
     out.append("")
     out.append(f"Beyond the series (more than one eligible code segment): "
                f"{', '.join(t['beyond']) or 'none'}.  Already laid out: "
@@ -375,8 +413,9 @@ def table(rows, t, args):
     out.append("")
     out.append("| package | ELF files | eligible | code in eligible files, "
                "MiB (share of its code) | largest | congruent | in whole H "
-               "blocks | padding, MiB | installed as zeros (of installed) |")
-    out.append("|---|---|---|---|---|---|---|---|---|")
+               "blocks | padding, MiB | installed as zeros (of installed) | "
+               "with holes |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|")
     for r in sorted((r for r in rows if r["eligible"]),
                     key=lambda r: (-r["eligible_code"], r["package"])):
         out.append(f"| {r['package']} | {r['elf']} | {r['eligible']} | "
@@ -385,7 +424,8 @@ def table(rows, t, args):
                    f"`{os.path.basename(r['largest'][1])}` "
                    f"{mib(r['largest'][0])} | {r['congruent']} | "
                    f"{mib(r['whole'])} | {mib(r['padding'])} | {mib(r['zeros'])} "
-                   f"({pct(r['zeros'], r['installed'])}) |")
+                   f"({pct(r['zeros'], r['installed'])}) | "
+                   f"{r['holes'] // 1024} KiB |")
     none = sorted(r["package"] for r in rows if not r["eligible"])
     out.append("")
     out.append(f"No eligible file ({len(none)} packages): "
