@@ -177,6 +177,70 @@ def row(out, pkg, way, ways, pattern, findings, sums):
     return "| " + " | ".join(cells) + " |"
 
 
+# How an install root's dpkg installed a build (distro-check's smoke):
+# the file in WAY/installed/, and the words for it.
+INSTALLS = (("dpkg", "Debian 12's dpkg"),
+            ("dpkg+punch", "dpkg, then `hugetext punch`"),
+            ("patched-dpkg", "dpkg with `dpkg-patches/`"))
+# The most a build with the default on may take installed beyond its
+# baseline where the padding is kept as holes, per mille: 0.1 %.
+HOLES_GROWTH_PER_MILLE = 1
+
+
+def installed(out, pkg, way, how):
+    """(KiB, apparent KiB, dpkg --verify's lines) of PKG's WAY build
+    installed HOW, or None where it was not measured."""
+    d = os.path.join(out, pkg, way, "installed")
+    size = read(os.path.join(d, how))
+    if not size:
+        return None
+    kib, app = (int(x) for x in size.split())
+    return kib, app, read(os.path.join(d, how + ".verify"), "").splitlines()
+
+
+def installed_row(out, pkg, way, ways, findings, sums):
+    """The row of the table of installed sizes: PKG's WAY build installed
+    each way, against its baseline's; its checks go to SUMS."""
+    base = ways[way][1]
+    name = f"distro: {pkg} {way}"
+    cells = [pkg, way]
+    verify = []
+    for how, words in INSTALLS:
+        got = installed(out, pkg, way, how)
+        if got is None:
+            cells.append("not measured" if how != "patched-dpkg"
+                         else "not tried (--patched-dpkg)")
+            continue
+        kib, _, lines = got
+        ref = installed(out, pkg, base, how) if base != "-" else None
+        cells.append(f"{kib} KiB" + (delta(kib, ref[0]) if ref else ""))
+        sums.append(f"{'FAIL' if lines else 'PASS'}: {name}: installed by "
+                    f"{words}, dpkg --verify finds every file as shipped")
+        if lines:
+            verify.append(f"{how}: {short(lines[0], 60)}")
+            findings.append(f"{pkg}/{way}: installed by {words}, dpkg "
+                            f"--verify says: {short(lines[0], 120)}")
+        if ref and how != "dpkg":
+            ok = kib * 1000 <= ref[0] * (1000 + HOLES_GROWTH_PER_MILLE)
+            sums.append(f"{'PASS' if ok else 'FAIL'}: {name}: installed by "
+                        f"{words}, at most {HOLES_GROWTH_PER_MILLE / 10} % more than "
+                        f"the {base} build")
+            if not ok:
+                findings.append(f"{pkg}/{way}: installed by {words}, "
+                                f"{kib} KiB against the {base} build's "
+                                f"{ref[0]} KiB{delta(kib, ref[0])}")
+    smoke = read(os.path.join(out, pkg, way, "smoke.patched-dpkg"))
+    if smoke:
+        sums.append(f"{'PASS' if smoke == 'ok' else 'FAIL'}: {name}: "
+                    f"installed by the patched dpkg, its smoke test passes")
+        if smoke != "ok":
+            findings.append(f"{pkg}: the {way} build's smoke test with the "
+                            f"patched dpkg failed (log: {out}/{pkg}/{way}/"
+                            f"smoke-patched-dpkg.log)")
+    cells.append("; ".join(verify) or "clean")
+    return "| " + " | ".join(cells) + " |"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--packages", required=True)
@@ -211,6 +275,15 @@ def main():
     for pkg in a.packages.split():
         for way in a.ways.split():
             lines.append(row(a.out, pkg, way, ways, patterns[pkg], findings, sums))
+    lines += ["", "Installed in the install root (the build's INSTALL packages, "
+              "their regular files; growth against the baseline way's "
+              "build installed the same way):", "",
+              "| package | way | " + " | ".join(w for _, w in INSTALLS)
+              + " | dpkg --verify |",
+              "|---|---|" + "---|" * len(INSTALLS) + "---|"]
+    for pkg in a.packages.split():
+        for way in a.ways.split():
+            lines.append(installed_row(a.out, pkg, way, ways, findings, sums))
     lines.append("")
     if findings:
         lines.append("Findings:")

@@ -50,8 +50,18 @@ jobs=${HUGETEXT_JOBS:-2}
 say() { printf 'build.sh: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
 
-for tool in curl sha256sum tar xz patch make cc; do
+for tool in curl sha256sum tar xz patch make cc pkg-config; do
 	command -v "$tool" >/dev/null 2>&1 || die "needs $tool"
+done
+# dpkg's configure stops without these: pkg-config's name, or a header,
+# and the Debian package that has it (toolchain/install-deps.sh installs
+# them).
+for need in libmd:libmd-dev zlib:zlib1g-dev liblzma:liblzma-dev \
+	libzstd:libzstd-dev libselinux:libselinux1-dev bzlib.h:libbz2-dev; do
+	case ${need%%:*} in
+	*.h) [ -e "/usr/include/${need%%:*}" ] ;;
+	*) pkg-config --exists "${need%%:*}" ;;
+	esac || die "needs ${need%%:*}: apt-get install ${need#*:}"
 done
 
 # The patches, in order, from the series file (comments and the cover
