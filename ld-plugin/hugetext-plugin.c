@@ -291,24 +291,11 @@ why_left_alone (void)
   return NULL;
 }
 
-static enum ld_plugin_status
-all_symbols_read (void)
+/* H and the min size, from the options or the target's default; H is
+   never below the max page size.  Returns 0, or -1 having said why.  */
+static int
+resolve_page_size (void)
 {
-  const char *why = why_left_alone ();
-  const char *env = getenv (DECISION_ENV);
-  char text[256], last[128];
-  uint64_t estimate;
-
-  if (why != NULL)
-    {
-      decision = LEFT_ALONE;
-      /* Say so where a layout was expected: a -T script.  Links with -r
-	 or -o /dev/null (configure's tests) stay quiet.  */
-      if (*why != '\0' && (opts.verbose || facts.layout_script != NULL))
-	tell (LDPL_INFO, "hugetext: layout left alone: %s", why);
-      return LDPS_OK;
-    }
-
   page_size = opts.page_size;
   if (page_size == 0)
     {
@@ -322,11 +309,21 @@ all_symbols_read (void)
 	       "smaller than the max page size (0x%llx)",
 	       (unsigned long long) page_size,
 	       (unsigned long long) max_page_size ());
-      return LDPS_ERR;
+      return -1;
     }
   min_size = opts.min_size != 0 ? opts.min_size : page_size;
+  return 0;
+}
 
-  estimate = separate_code () ? est_code : est_readonly;
+/* Align or not: what the repeated link of the exit step says
+   (DECISION_ENV), else whether the code the inputs hold reaches the min
+   size.  */
+static void
+decide (void)
+{
+  const char *env = getenv (DECISION_ENV);
+  uint64_t estimate = separate_code () ? est_code : est_readonly;
+
   if (env != NULL && (strcmp (env, "on") == 0 || strcmp (env, "off") == 0))
     {
       forced = true;
@@ -344,30 +341,44 @@ all_symbols_read (void)
 	     (unsigned long long) min_size, (unsigned long long) page_size,
 	     decision == ALIGN_ON ? "align" : "leave alone",
 	     forced ? " (repeated link)" : "");
-  if (decision != ALIGN_ON)
-    return LDPS_OK;
+}
 
-  /* With separate-code, the code segment ends with .fini.  Its ". = ALIGN
-     (H)" comes after the PROVIDE (etext = .) statements of ld's script
-     (an INSERT AFTER goes past the assignments after a section, up to the
-     first one to "."), so etext stays at the end of the code.  */
+/* The script that puts the code segment on H boundaries, in TEXT.  With
+   separate-code, the code segment ends with .fini.  Its ". = ALIGN (H)"
+   comes after the PROVIDE (etext = .) statements of ld's script (an
+   INSERT AFTER goes past the assignments after a section, up to the first
+   one to "."), so etext stays at the end of the code.  */
+static void
+alignment_script (char *text, size_t size)
+{
+  char last[128];
+
   if (separate_code ())
-    snprintf (text, sizeof text,
+    snprintf (text, size,
 	      "SECTIONS { . = ALIGN (0x%llx); } INSERT BEFORE .init;\n"
 	      "SECTIONS { . = ALIGN (0x%llx); } INSERT AFTER .fini;\n",
 	      (unsigned long long) page_size, (unsigned long long) page_size);
   else
     {
       last_readonly_section (last, sizeof last);
-      snprintf (text, sizeof text,
+      snprintf (text, size,
 		"SECTIONS { . = ALIGN (0x%llx); } INSERT AFTER %s;\n",
 		(unsigned long long) page_size, last);
     }
+}
+
+/* Give ld the alignment script as an input file.  ld 2.40 drops the
+   assignments of the last script added: an empty one goes last.  Neither
+   script may name an output section: ld warns about a script that does,
+   added as an input file.  */
+static enum ld_plugin_status
+add_alignment_script (void)
+{
+  char text[256];
+
+  alignment_script (text, sizeof text);
   if (opts.verbose)
     tell (LDPL_INFO, "hugetext: %s", text);
-  /* ld 2.40 drops the assignments of the last script added: an empty one
-     goes last.  Neither script may name an output section: ld warns about
-     a script that does, added as an input file.  */
   if (write_script (script_path[0], text) != 0
       || write_script (script_path[1], "\n") != 0)
     {
@@ -379,6 +390,30 @@ all_symbols_read (void)
       || add_input_file (script_path[1]) != LDPS_OK)
     return LDPS_ERR;
   return LDPS_OK;
+}
+
+/* Every input is read: decide whether this link gets the layout, and if
+   so, add the script that aligns the code.  */
+static enum ld_plugin_status
+all_symbols_read (void)
+{
+  const char *why = why_left_alone ();
+
+  if (why != NULL)
+    {
+      decision = LEFT_ALONE;
+      /* Say so where a layout was expected: a -T script.  Links with -r
+	 or -o /dev/null (configure's tests) stay quiet.  */
+      if (*why != '\0' && (opts.verbose || facts.layout_script != NULL))
+	tell (LDPL_INFO, "hugetext: layout left alone: %s", why);
+      return LDPS_OK;
+    }
+  if (resolve_page_size () != 0)
+    return LDPS_ERR;
+  decide ();
+  if (decision != ALIGN_ON)
+    return LDPS_OK;
+  return add_alignment_script ();
 }
 
 static enum ld_plugin_status

@@ -33,18 +33,14 @@ shift (const struct pad_plan *plan, uint64_t off)
   return off;
 }
 
-int
-pad_plan (struct pad_plan *plan, const struct ht_elf *elf, size_t phdr,
-	  uint64_t h, char err[HT_ERRLEN])
+/* The code segment PHDR of ELF can be padded to H: it starts on an H
+   boundary in memory and has no .bss part.  */
+static int
+check_code_segment (const struct ht_elf *elf, size_t phdr, uint64_t h,
+		    char err[HT_ERRLEN])
 {
   const struct ht_phdr *code = &elf->phdrs[phdr];
-  uint64_t code_end = code->vaddr + code->memsz;
-  uint64_t step = 1;
-  size_t i;
 
-  memset (plan, 0, sizeof *plan);
-  plan->phdr = phdr;
-  plan->h = h;
   if (code->vaddr % h != 0)
     {
       snprintf (err, HT_ERRLEN, "the code segment starts at 0x%llx, not on "
@@ -57,15 +53,27 @@ pad_plan (struct pad_plan *plan, const struct ht_elf *elf, size_t phdr,
       snprintf (err, HT_ERRLEN, "the code segment has a .bss part");
       return -1;
     }
+  return 0;
+}
 
-  /* Nothing may lie in memory between the end of the code and the next
-     boundary: the linker script put the next segment there.  */
-  plan->padded = align_up (code->memsz, h);
+/* Nothing may lie in memory between the end of the code and the next
+   boundary: the linker script put the next segment there.  Sets *STEP to
+   the largest p_align of the segments that the moves shift (1 where
+   none is larger), which may not exceed H.  */
+static int
+check_later_segments (const struct pad_plan *plan, const struct ht_elf *elf,
+		      uint64_t *step, char err[HT_ERRLEN])
+{
+  const struct ht_phdr *code = &elf->phdrs[plan->phdr];
+  uint64_t code_end = code->vaddr + code->memsz;
+  size_t i;
+
+  *step = 1;
   for (i = 0; i < elf->phnum; i++)
     {
       const struct ht_phdr *p = &elf->phdrs[i];
 
-      if (p->type != PT_LOAD || i == phdr)
+      if (p->type != PT_LOAD || i == plan->phdr)
 	continue;
       if (p->vaddr < code->vaddr + plan->padded && p->vaddr >= code_end)
 	{
@@ -74,28 +82,66 @@ pad_plan (struct pad_plan *plan, const struct ht_elf *elf, size_t phdr,
 		    (unsigned long long) p->vaddr);
 	  return -1;
 	}
-      if (p->offset >= code->offset && p->align > step)
-	step = p->align;
+      if (p->offset >= code->offset && p->align > *step)
+	*step = p->align;
     }
-  if (step > h)
+  if (*step > plan->h)
     {
       snprintf (err, HT_ERRLEN, "a later segment is aligned to 0x%llx, more "
-		"than the huge page size", (unsigned long long) step);
+		"than the huge page size", (unsigned long long) *step);
       return -1;
     }
+  return 0;
+}
 
-  /* The code to an offset that is a multiple of H, and what follows it
-     out of its padding: both moves keep later segments congruent.  */
+/* The code to an offset that is a multiple of H, and what follows it out
+   of its padding, by multiples of STEP: both moves keep later segments
+   congruent.  The padding section covers the padding, after the code.  */
+static void
+plan_moves (struct pad_plan *plan, const struct ht_phdr *code,
+	    uint64_t step)
+{
   plan->front_at = code->offset;
-  plan->front = align_up (code->offset, h) - code->offset;
+  plan->front = align_up (code->offset, plan->h) - code->offset;
   plan->tail_at = code->offset + code->filesz;
   plan->tail = align_up (plan->padded - code->filesz, step);
-
-  /* The padding section covers the padding, after the code.  */
-  plan->pad_addr = code_end;
+  plan->pad_addr = code->vaddr + code->memsz;
   plan->pad_size = plan->padded - code->memsz;
-  if (elf->shnum == 0 || plan->pad_size == 0)
-    return 0;
+}
+
+/* The file offset after the last byte of anything but the section names:
+   where the names and the section header table are written anew, where
+   ld put them when it put them last.  */
+static uint64_t
+section_names_at (const struct pad_plan *plan, const struct ht_elf *elf)
+{
+  uint64_t at = elf->phoff + elf->phnum * elf->phentsize;
+  size_t i;
+
+  for (i = 0; i < elf->phnum; i++)
+    if (elf->phdrs[i].offset + elf->phdrs[i].filesz > at)
+      at = elf->phdrs[i].offset + elf->phdrs[i].filesz;
+  for (i = 1; i < elf->shnum; i++)
+    {
+      const struct ht_shdr *s = &elf->shdrs[i];
+
+      if (i != plan->names && s->type != SHT_NOBITS
+	  && s->offset + s->size > at)
+	at = s->offset + s->size;
+    }
+  return at;
+}
+
+/* Where the padding section's header and name go: ELF can take one more
+   section, has no padding section yet, and its section names are a
+   string table inside the file.  */
+static int
+plan_pad_section (struct pad_plan *plan, const struct ht_elf *elf,
+		  char err[HT_ERRLEN])
+{
+  const struct ht_shdr *names;
+  size_t i;
+
   if (elf->shnum + 1 >= SHN_LORESERVE)
     {
       snprintf (err, HT_ERRLEN, "too many sections to add one");
@@ -108,9 +154,6 @@ pad_plan (struct pad_plan *plan, const struct ht_elf *elf, size_t phdr,
 		  (int) elf->shdrs[i].name_len, elf->shdrs[i].name);
 	return -1;
       }
-
-  /* The names and the section header table go after the last byte of
-     anything else: where ld put them, when it put them last.  */
   plan->names = (size_t) ht_elf_get (elf, elf->data,
 				     HT_FIELD (elf, Ehdr, e_shstrndx));
   if (plan->names == 0 || plan->names >= elf->shnum
@@ -119,27 +162,35 @@ pad_plan (struct pad_plan *plan, const struct ht_elf *elf, size_t phdr,
       snprintf (err, HT_ERRLEN, "the section names are not a string table");
       return -1;
     }
-  plan->names_at = elf->phoff + elf->phnum * elf->phentsize;
-  for (i = 0; i < elf->phnum; i++)
-    if (elf->phdrs[i].offset + elf->phdrs[i].filesz > plan->names_at)
-      plan->names_at = elf->phdrs[i].offset + elf->phdrs[i].filesz;
-  for (i = 1; i < elf->shnum; i++)
-    {
-      const struct ht_shdr *s = &elf->shdrs[i];
-
-      if (i != plan->names && s->type != SHT_NOBITS
-	  && s->offset + s->size > plan->names_at)
-	plan->names_at = s->offset + s->size;
-    }
-  if (plan->names_at < plan->tail_at
-      || elf->shdrs[plan->names].offset > elf->size
-      || elf->shdrs[plan->names].size
-	 > elf->size - elf->shdrs[plan->names].offset)
+  names = &elf->shdrs[plan->names];
+  plan->names_at = section_names_at (plan, elf);
+  if (plan->names_at < plan->tail_at || names->offset > elf->size
+      || names->size > elf->size - names->offset)
     {
       snprintf (err, HT_ERRLEN, "the section names lie outside the file");
       return -1;
     }
   return 0;
+}
+
+int
+pad_plan (struct pad_plan *plan, const struct ht_elf *elf, size_t phdr,
+	  uint64_t h, char err[HT_ERRLEN])
+{
+  const struct ht_phdr *code = &elf->phdrs[phdr];
+  uint64_t step;
+
+  memset (plan, 0, sizeof *plan);
+  plan->phdr = phdr;
+  plan->h = h;
+  plan->padded = align_up (code->memsz, h);
+  if (check_code_segment (elf, phdr, h, err) != 0
+      || check_later_segments (plan, elf, &step, err) != 0)
+    return -1;
+  plan_moves (plan, code, step);
+  if (elf->shnum == 0 || plan->pad_size == 0)
+    return 0;			/* No section to add.  */
+  return plan_pad_section (plan, elf, err);
 }
 
 /* Copy IN's bytes from FROM to TO (exclusive) to OUT at OFF, leaving
