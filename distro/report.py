@@ -86,95 +86,127 @@ def short(text, n=70):
     return text if len(text) <= n else text[:n - 1] + "…"
 
 
+class Row:
+    """What one build's row collects: its checks (SUMS, as PASS:/FAIL:
+    lines) and its findings."""
+
+    def __init__(self, out, pkg, way, findings, sums):
+        self.out, self.pkg, self.way = out, pkg, way
+        self.dir = os.path.join(out, pkg, way)
+        self.findings, self.sums = findings, sums
+
+    def check(self, ok, what):
+        self.sums.append(f"{'PASS' if ok else 'FAIL'}: distro: {self.pkg} "
+                         f"{self.way}: {what}")
+
+    def read(self, name, default=None):
+        return read(os.path.join(self.dir, name), default)
+
+
+def build_cells(r, ways, pattern):
+    """The build's cells (build and tests, build time), and its checks:
+    it built, and its test suite sums up as the first way's."""
+    tested = ways[r.way][3] == "yes"
+    reference = next(iter(ways))
+    status = r.read("status", "not built")
+    secs = r.read("seconds")
+    tests = test_summary(r.out, r.pkg, r.way, pattern)
+    built = "passed" if status == "ok" else status
+    if status == "ok":
+        built += ": " + summary_cell(tests) if tested else " (no tests)"
+    r.check(status == "ok", "dpkg-buildpackage"
+            + (" with its test suite" if tested else ""))
+    if status != "ok":
+        r.findings.append(f"{r.pkg}: the {r.way} build did not pass: {status}"
+                          f"{first_error(r.dir)} (log: {r.dir}/build.log)")
+    elif tested and not tests:
+        r.findings.append(f"{r.pkg}: the {r.way} build log has no test summary "
+                          f"(TESTS of distro/packages; log: {r.dir}/build.log)")
+    elif tested and r.way != reference and read(
+            os.path.join(r.out, r.pkg, reference, "status")) == "ok":
+        rtests = test_summary(r.out, r.pkg, reference, pattern)
+        r.check(tests == rtests, f"its test suite sums up as the {reference} build's")
+        if tests != rtests:
+            r.findings.append(f"{r.pkg}/{r.way}: its test suite sums up "
+                              f"differently from the {reference} build's: "
+                              f"{short('; '.join(tests))} against "
+                              f"{short('; '.join(rtests))}")
+    return [built, f"{int(secs) // 60} min {int(secs) % 60:02d} s" if secs else "-"]
+
+
+def smoke_check(r):
+    """The smoke test's check; its cell."""
+    smoke = r.read("smoke", "-")
+    if smoke != "-":
+        r.check(smoke == "ok", "installed, its smoke test passes")
+    if smoke not in ("ok", "-"):
+        r.findings.append(f"{r.pkg}: the {r.way} build's smoke test failed "
+                          f"(log: {r.dir}/smoke.log)")
+    return smoke if smoke != "ok" else "works"
+
+
+def compare_cells(r):
+    """The comparison with the baseline (compare.json): the cells of small
+    ELF files, eligible files and sizes, and their checks."""
+    text = r.read("compare.json")
+    if not text:
+        return ["-"] * 5
+    cmp = json.loads(text)
+    small = f"{cmp['small_identical']} of {cmp['elf_small']}"
+    if cmp["small_vary"]:
+        small += f"; {len(cmp['small_vary'])} vary between plain builds"
+    r.check(not cmp["small_differ"], f"small ELF files identical to the "
+            f"{cmp['base']} build's ({small})")
+    for f in cmp["small_differ"]:
+        r.findings.append(f"{r.pkg}/{r.way}: {f} is below the threshold but "
+                          f"differs from the {cmp['base']} build")
+    elig = cmp["eligible"]
+    good = [e for e in elig if e["verdict"] == "ok"]
+    r.check(len(good) == len(elig), f"eligible files laid out ({len(good)} "
+            f"of {len(elig)})")
+    for e in elig:
+        if e["verdict"] != "ok":
+            r.findings.append(f"{r.pkg}/{r.way}: {e['file']} is eligible but "
+                              f"not laid out: {'; '.join(e['problems'][:2])}")
+    names = ", ".join(f"`{e['file'].split(':/')[1].rsplit('/', 1)[-1]}` "
+                      f"{e['code'] / 1048576:.1f} MiB" for e in elig)
+    cells = [small, f"{len(good)} of {len(elig)}" + (f" ({names})" if names else "")]
+    sz = cmp["size"]
+    if not sz:
+        return cells + ["-"] * 3
+    w, b = sz["way"], sz["base"]
+    return cells + [mib(w["deb"]) + delta(w["deb"], b["deb"]),
+                    mib(w["apparent"]) + delta(w["apparent"], b["apparent"]),
+                    mib(w["disk"]) + delta(w["disk"], b["disk"])]
+
+
+def guard_check(r):
+    """The guard dh_hugetext runs (guard/hugetext-guard), over the packages
+    as shipped: enforced for the ways with the default on."""
+    guard = r.read("guard", "-")
+    if guard == "-":
+        return
+    r.check(guard == "ok", "the guard of dh_hugetext passes, enforced")
+    if guard != "ok":
+        errors = [l for l in (r.read("guard.txt", "") or "").splitlines()
+                  if ": error: " in l]
+        r.findings.append(f"{r.pkg}/{r.way}: the guard of dh_hugetext failed"
+                          f"{': ' + short(errors[0], 120) if errors else ''}"
+                          f" (log: {r.dir}/guard.txt)")
+
+
 def row(out, pkg, way, ways, pattern, findings, sums):
     """The table row of PKG's WAY build; its findings and result lines
     are added to FINDINGS and SUMS.  WAYS: distro/ways' rows by name, in
     order; the first way's test summary is the one to match."""
-    d = os.path.join(out, pkg, way)
-    base, tested = ways[way][1], ways[way][3] == "yes"
-    reference = next(iter(ways))
-    status = read(os.path.join(d, "status"), "not built")
-    secs = read(os.path.join(d, "seconds"))
-    smoke = read(os.path.join(d, "smoke"), "-")
-    tests = test_summary(out, pkg, way, pattern)
-    built = "passed" if status == "ok" else status
-    if status == "ok":
-        built += ": " + summary_cell(tests) if tested else " (no tests)"
-    cells = [pkg, way, built,
-             f"{int(secs) // 60} min {int(secs) % 60:02d} s" if secs else "-"]
-    on = base != "-"
-    name = f"distro: {pkg} {way}"
-
-    def result(ok, what):
-        sums.append(f"{'PASS' if ok else 'FAIL'}: {name}: {what}")
-
-    result(status == "ok", "dpkg-buildpackage" + (" with its test suite" if tested else ""))
-    if status != "ok":
-        findings.append(f"{pkg}: the {way} build did not pass: {status}"
-                        f"{first_error(d)} (log: {d}/build.log)")
-    elif tested and not tests:
-        findings.append(f"{pkg}: the {way} build log has no test summary "
-                        f"(TESTS of distro/packages; log: {d}/build.log)")
-    elif tested and way != reference and read(
-            os.path.join(out, pkg, reference, "status")) == "ok":
-        rtests = test_summary(out, pkg, reference, pattern)
-        result(tests == rtests, f"its test suite sums up as the {reference} build's")
-        if tests != rtests:
-            findings.append(f"{pkg}/{way}: its test suite sums up differently from "
-                            f"the {reference} build's: {short('; '.join(tests))} "
-                            f"against {short('; '.join(rtests))}")
-    if smoke != "-":
-        result(smoke == "ok", "installed, its smoke test passes")
-    if smoke not in ("ok", "-"):
-        findings.append(f"{pkg}: the {way} build's smoke test failed (log: {d}/smoke.log)")
-    cmp = None
+    r = Row(out, pkg, way, findings, sums)
+    on = ways[way][1] != "-"
+    cells = [pkg, way] + build_cells(r, ways, pattern)
+    smoke = smoke_check(r)
+    cells += compare_cells(r) if on else ["-"] * 5
     if on:
-        cmp_text = read(os.path.join(d, "compare.json"))
-        cmp = json.loads(cmp_text) if cmp_text else None
-    if cmp is None:
-        cells += ["-", "-"]
-        sz = None
-    else:
-        small = f"{cmp['small_identical']} of {cmp['elf_small']}"
-        if cmp["small_vary"]:
-            small += f"; {len(cmp['small_vary'])} vary between plain builds"
-        result(not cmp["small_differ"], f"small ELF files identical to the "
-               f"{cmp['base']} build's ({small})")
-        for f in cmp["small_differ"]:
-            findings.append(f"{pkg}/{way}: {f} is below the threshold but "
-                            f"differs from the {cmp['base']} build")
-        elig = cmp["eligible"]
-        good = [e for e in elig if e["verdict"] == "ok"]
-        result(len(good) == len(elig), f"eligible files laid out ({len(good)} "
-               f"of {len(elig)})")
-        for e in elig:
-            if e["verdict"] != "ok":
-                findings.append(f"{pkg}/{way}: {e['file']} is eligible but not laid "
-                                f"out: {'; '.join(e['problems'][:2])}")
-        names = ", ".join(f"`{e['file'].split(':/')[1].rsplit('/', 1)[-1]}` "
-                          f"{e['code'] / 1048576:.1f} MiB" for e in elig)
-        cells += [small, f"{len(good)} of {len(elig)}" + (f" ({names})" if names else "")]
-        sz = cmp["size"]
-    if sz:
-        w, b = sz["way"], sz["base"]
-        cells += [mib(w["deb"]) + delta(w["deb"], b["deb"]),
-                  mib(w["apparent"]) + delta(w["apparent"], b["apparent"]),
-                  mib(w["disk"]) + delta(w["disk"], b["disk"])]
-    else:
-        cells += ["-", "-", "-"]
-    # The guard dh_hugetext runs (guard/hugetext-guard), over the
-    # packages as shipped; enforced for the ways with the default on.
-    guard = read(os.path.join(d, "guard"), "-")
-    if on and guard != "-":
-        result(guard == "ok", "the guard of dh_hugetext passes, enforced")
-        if guard != "ok":
-            errors = [l for l in (read(os.path.join(d, "guard.txt"), "") or "").splitlines()
-                      if ": error: " in l]
-            findings.append(f"{pkg}/{way}: the guard of dh_hugetext failed"
-                            f"{': ' + short(errors[0], 120) if errors else ''}"
-                            f" (log: {d}/guard.txt)")
-    cells.append(smoke if smoke != "ok" else "works")
-    return "| " + " | ".join(cells) + " |"
+        guard_check(r)
+    return "| " + " | ".join(cells + [smoke]) + " |"
 
 
 # How an install root's dpkg installed a build (distro-check's smoke):
@@ -201,8 +233,8 @@ def installed(out, pkg, way, how):
 def installed_row(out, pkg, way, ways, findings, sums):
     """The row of the table of installed sizes: PKG's WAY build installed
     each way, against its baseline's; its checks go to SUMS."""
+    r = Row(out, pkg, way, findings, sums)
     base = ways[way][1]
-    name = f"distro: {pkg} {way}"
     cells = [pkg, way]
     verify = []
     for how, words in INSTALLS:
@@ -214,28 +246,27 @@ def installed_row(out, pkg, way, ways, findings, sums):
         kib, _, lines = got
         ref = installed(out, pkg, base, how) if base != "-" else None
         cells.append(f"{kib} KiB" + (delta(kib, ref[0]) if ref else ""))
-        sums.append(f"{'FAIL' if lines else 'PASS'}: {name}: installed by "
-                    f"{words}, dpkg --verify finds every file as shipped")
+        r.check(not lines, f"installed by {words}, dpkg --verify finds every "
+                f"file as shipped")
         if lines:
             verify.append(f"{how}: {short(lines[0], 60)}")
             findings.append(f"{pkg}/{way}: installed by {words}, dpkg "
                             f"--verify says: {short(lines[0], 120)}")
         if ref and how != "dpkg":
             ok = kib * 1000 <= ref[0] * (1000 + HOLES_GROWTH_PER_MILLE)
-            sums.append(f"{'PASS' if ok else 'FAIL'}: {name}: installed by "
-                        f"{words}, at most {HOLES_GROWTH_PER_MILLE / 10} % more than "
-                        f"the {base} build")
+            r.check(ok, f"installed by {words}, at most "
+                    f"{HOLES_GROWTH_PER_MILLE / 10} % more than the {base} build")
             if not ok:
                 findings.append(f"{pkg}/{way}: installed by {words}, "
                                 f"{kib} KiB against the {base} build's "
                                 f"{ref[0]} KiB{delta(kib, ref[0])}")
-    smoke = read(os.path.join(out, pkg, way, "smoke.patched-dpkg"))
+    smoke = r.read("smoke.patched-dpkg")
     if smoke:
-        sums.append(f"{'PASS' if smoke == 'ok' else 'FAIL'}: {name}: "
-                    f"installed by the patched dpkg, its smoke test passes")
+        r.check(smoke == "ok", "installed by the patched dpkg, its smoke "
+                "test passes")
         if smoke != "ok":
             findings.append(f"{pkg}: the {way} build's smoke test with the "
-                            f"patched dpkg failed (log: {out}/{pkg}/{way}/"
+                            f"patched dpkg failed (log: {r.dir}/"
                             f"smoke-patched-dpkg.log)")
     cells.append("; ".join(verify) or "clean")
     return "| " + " | ".join(cells) + " |"
