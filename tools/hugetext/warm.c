@@ -900,8 +900,15 @@ parse_budget (const char *arg, uint64_t *out)
   return 0;
 }
 
-int
-cmd_warm (int argc, char **argv)
+/* What parse_warm_args returns after --help.  */
+#define WARM_HELP (-1)
+
+/* The command line: the options in O, the FILEs and the lines of --list
+   files in FILES, in the order given (*LISTS: a --list was given).
+   Returns HT_EXIT_OK, WARM_HELP, or an exit status having said why.  */
+static int
+parse_warm_args (int argc, char **argv, struct warm_opts *o,
+		 struct file_list *files, bool *lists)
 {
   static const struct option longopts[] = {
     { "list", required_argument, NULL, 'l' },
@@ -917,12 +924,6 @@ cmd_warm (int argc, char **argv)
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
-  struct warm_stats stats = { 0 };
-  uint64_t budget_used = 0;
-  struct warm_opts o = { .h_source = HT_H_OPTION, .stats = &stats,
-			 .budget_used = &budget_used };
-  struct file_list files = { NULL, 0, 0 };
-  bool lists = false;
   int c, status = HT_EXIT_OK;
 
   /* "-": FILE arguments come in order among the options, so that
@@ -933,115 +934,150 @@ cmd_warm (int argc, char **argv)
     switch (c)
       {
       case 1:
-	if (file_list_add (&files, optarg, strlen (optarg)) != 0)
+	if (file_list_add (files, optarg, strlen (optarg)) != 0)
 	  {
 	    fprintf (stderr, "%s warm: %s\n", ht_progname, strerror (errno));
 	    status = HT_EXIT_BAD_INPUT;
 	  }
 	break;
       case 'l':
-	lists = true;
-	status = read_list (optarg, &files);
+	*lists = true;
+	status = read_list (optarg, files);
 	break;
       case 'p':
 	if (tool_parse_size ("warm", "--page-size", optarg, true,
-			     &o.page_size) != 0)
+			     &o->page_size) != 0)
 	  status = HT_EXIT_BAD_INPUT;
 	break;
-      case 'c': o.collapse = true; break;
-      case 'n': o.no_drop = true; break;
-      case 'j': o.json = true; break;
-      case 'd': o.deps = true; break;
-      case 'L': o.needed.library_path = optarg; break;
-      case 'C': o.needed.cache = optarg; break;
-      case 'r': o.running = true; break;
+      case 'c': o->collapse = true; break;
+      case 'n': o->no_drop = true; break;
+      case 'j': o->json = true; break;
+      case 'd': o->deps = true; break;
+      case 'L': o->needed.library_path = optarg; break;
+      case 'C': o->needed.cache = optarg; break;
+      case 'r': o->running = true; break;
       case 'b':
-	if (parse_budget (optarg, &o.budget) != 0)
+	if (parse_budget (optarg, &o->budget) != 0)
 	  status = HT_EXIT_BAD_INPUT;
 	break;
       case 'h':
 	warm_usage (stdout);
-	file_list_free (&files);
-	return HT_EXIT_OK;
+	return WARM_HELP;
       default:
 	warm_usage (stderr);
 	status = HT_EXIT_BAD_INPUT;
       }
   /* After "--", the rest are FILEs.  */
   for (; status == HT_EXIT_OK && optind < argc; optind++)
-    if (file_list_add (&files, argv[optind], strlen (argv[optind])) != 0)
+    if (file_list_add (files, argv[optind], strlen (argv[optind])) != 0)
       {
 	fprintf (stderr, "%s warm: %s\n", ht_progname, strerror (errno));
 	status = HT_EXIT_BAD_INPUT;
       }
-  if (status == HT_EXIT_OK && o.running
-      && running_files (&files, &stats.nproc, &stats.denied) != 0)
-    status = HT_EXIT_BAD_INPUT;
-  if (status != HT_EXIT_OK)
-    ;
-  else if (o.deps && o.running)
+  return status;
+}
+
+/* Options that do not go together, or nothing to warm at all: an exit
+   status having said why; else HT_EXIT_OK.  */
+static int
+check_warm_args (const struct warm_opts *o, const struct file_list *files,
+		 bool lists)
+{
+  if (o->deps && o->running)
     {
       fprintf (stderr, "%s warm: --deps and --running do not go together: "
 	       "a running process maps its libraries already\n", ht_progname);
-      status = HT_EXIT_BAD_INPUT;
+      return HT_EXIT_BAD_INPUT;
     }
-  else if (!o.deps && (o.needed.library_path || o.needed.cache))
+  if (!o->deps && (o->needed.library_path || o->needed.cache))
     {
       fprintf (stderr, "%s warm: --library-path and --ld-so-cache need "
 	       "--deps\n", ht_progname);
-      status = HT_EXIT_BAD_INPUT;
+      return HT_EXIT_BAD_INPUT;
     }
-  else if (files.n == 0 && !lists && !o.running)
+  if (files->n == 0 && !lists && !o->running)
     {
       fprintf (stderr, "%s warm: no FILE given\n", ht_progname);
       warm_usage (stderr);
-      status = HT_EXIT_BAD_INPUT;
+      return HT_EXIT_BAD_INPUT;
     }
-  else if (files.n == 0)
+  return HT_EXIT_OK;
+}
+
+/* --running's summary line, after the files' own lines.  */
+static void
+report_running (const struct warm_opts *o, size_t nfiles)
+{
+  const struct warm_stats *stats = o->stats;
+
+  printf ("%s warm --running: %zu processes read", ht_progname, stats->nproc);
+  if (stats->denied)
+    printf (" (%zu more not readable%s)", stats->denied,
+	    geteuid () == 0 ? "" : ": other users' need root");
+  printf (", %zu files: %zu warmed in full, %zu below the min size, %zu not "
+	  "laid out for H", nfiles, stats->warmed, stats->below,
+	  stats->not_laid_out);
+  if (o->budget != 0)
+    {
+      char a[32], b[32];
+
+      printf (", %zu left by the budget (%s of %s used)",
+	      stats->over_budget, ht_format_size (*o->budget_used, a),
+	      ht_format_size (o->budget, b));
+    }
+  putchar ('\n');
+}
+
+/* Warm FILES (with --deps, each one's closure too) with H the running
+   kernel's.  Returns the exit status.  */
+static int
+warm_all (struct file_list *files, struct warm_opts *o)
+{
+  int found, warmed;
+
+  if (files->n == 0)
     {
       /* Lists that name nothing (a shipped list of comments only): there
 	 is nothing to do, which needs no huge pages either.  */
-      if (o.json)
+      if (o->json)
 	fputs ("[]\n", stdout);
+      return HT_EXIT_OK;
     }
-  else if (ht_thp_mode () == HT_THP_UNAVAILABLE)
+  if (ht_thp_mode () == HT_THP_UNAVAILABLE)
     {
       fprintf (stderr, "%s warm: this kernel has no transparent huge pages "
 	       "(/sys/kernel/mm/transparent_hugepage is missing)\n",
 	       ht_progname);
-      status = HT_EXIT_NO_THP;
+      return HT_EXIT_NO_THP;
     }
-  else
-    {
-      int found = o.deps ? expand_deps (&files, &o) : HT_EXIT_OK;
-      int warmed;
+  found = o->deps ? expand_deps (files, o) : HT_EXIT_OK;
+  /* This command runs on the machine whose page cache it fills: H is the
+     kernel's.  */
+  o->page_size = ht_runtime_page_size (o->page_size, &o->h_source);
+  warmed = warm_files (files, o);
+  if (o->running && !o->json)
+    report_running (o, files->n);
+  return warmed > found ? warmed : found;
+}
 
-      /* This command runs on the machine whose page cache it fills: H is
-	 the kernel's.  */
-      o.page_size = ht_runtime_page_size (o.page_size, &o.h_source);
-      warmed = warm_files (&files, &o);
-      status = warmed > found ? warmed : found;
-      if (o.running && !o.json)
-	{
-	  printf ("%s warm --running: %zu processes read", ht_progname,
-		  stats.nproc);
-	  if (stats.denied)
-	    printf (" (%zu more not readable%s)", stats.denied,
-		    geteuid () == 0 ? "" : ": other users' need root");
-	  printf (", %zu files: %zu warmed in full, %zu below the min size, %zu not "
-		  "laid out for H", files.n, stats.warmed, stats.below,
-		  stats.not_laid_out);
-	  if (o.budget != 0)
-	    {
-	      char a[32], b[32];
+int
+cmd_warm (int argc, char **argv)
+{
+  struct warm_stats stats = { 0 };
+  uint64_t budget_used = 0;
+  struct warm_opts o = { .h_source = HT_H_OPTION, .stats = &stats,
+			 .budget_used = &budget_used };
+  struct file_list files = { NULL, 0, 0 };
+  bool lists = false;
+  int status = parse_warm_args (argc, argv, &o, &files, &lists);
 
-	      printf (", %zu left by the budget (%s of %s used)",
-		      stats.over_budget, ht_format_size (budget_used, a),
-		      ht_format_size (o.budget, b));
-	    }
-	  putchar ('\n');
-	}
-    }
+  if (status == HT_EXIT_OK && o.running
+      && running_files (&files, &stats.nproc, &stats.denied) != 0)
+    status = HT_EXIT_BAD_INPUT;
+  if (status == HT_EXIT_OK)
+    status = check_warm_args (&o, &files, lists);
+  if (status == HT_EXIT_OK)
+    status = warm_all (&files, &o);
   file_list_free (&files);
-  return status;
+  return status == WARM_HELP ? HT_EXIT_OK : status;
 }
