@@ -87,17 +87,113 @@ COLLAPSES = ("no", "any", "pmd-folios")
 COLUMNS = "NAME ARCH PAGE VERSION SEED EXEC COLLAPSE SOURCE NOTE"
 
 
+def name_errors(k, names):
+    """NAME: a word of its own, once."""
+    name = k["name"]
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._+-]*", name):
+        return ["NAME '%s': letters, digits and ._+- only" % name]
+    if name in names:
+        return ["NAME '%s' twice" % name]
+    return []
+
+
+def machine_errors(k):
+    """ARCH and PAGE: a machine of lib/machines.def; sets k's H."""
+    arch, page = k["arch"], k["page"]
+    if arch not in ARCHES:
+        return ["ARCH '%s': one of %s" % (arch, ", ".join(ARCHES))]
+    if page not in pages(arch):
+        return ["PAGE '%s': %s for %s" % (page, " or ".join(pages(arch)),
+                                          arch)]
+    k["h_kib"] = h_kib(arch, page)
+    k["layout_h_kib"] = layout_h_kib(arch)
+    if k["h_kib"] is None:
+        return ["no machine in lib/machines.def for %s with %s pages" %
+                (arch, page)]
+    return []
+
+
+def version_errors(k):
+    """VERSION: major.minor, and COLLAPSE as that version behaves."""
+    version, collapse = k["version"], k["collapse"]
+    if not re.fullmatch(r"[0-9]+\.[0-9]+", version):
+        return ["VERSION '%s': major.minor" % version]
+    if collapse not in COLLAPSES:
+        return []
+    major, minor = (int(x) for x in version.split("."))
+    since = collapse_pmd_since()
+    modern = major * 1000 + minor >= since
+    if modern != (collapse == "pmd-folios"):
+        return ["COLLAPSE '%s': Linux %d.%d and later collapse where the "
+                "filesystem has PMD-size folios (pmd-folios), earlier "
+                "kernels do not (lib/filesystems.def: "
+                "HT_COLLAPSE_PMD_FOLIOS)" %
+                (collapse, since // 1000, since % 1000)]
+    return []
+
+
+def choice_errors(k):
+    """SEED, EXEC and COLLAPSE: one of their words."""
+    return ["%s '%s': %s" % (column, k[key], " or ".join(allowed))
+            for column, key, allowed in (
+                ("SEED", "seed", ("yes", "no")), ("EXEC", "exec", EXECS),
+                ("COLLAPSE", "collapse", COLLAPSES))
+            if k[key] not in allowed]
+
+
+def source_errors(k, here):
+    """SOURCE: deb:REGEX, sid:RELEASE=VERSION or build:PACKAGE[=VERSION],
+    PATCHES,CONFIG, each as it must be.  Returns the errors, and whether
+    the line is a kernel at all (a build source of the wrong shape is
+    not)."""
+    kind, what = k["kind"], k["what"]
+    version = k["version"]
+    if kind == "deb":
+        try:
+            re.compile(what)
+        except re.error as e:
+            return ["SOURCE: bad regex: %s" % e], True
+        return [], True
+    if kind == "sid":
+        release, _, pin = what.partition("=")
+        if not re.fullmatch(r"[0-9][A-Za-z0-9.+~-]*", release) or \
+           not re.fullmatch(r"[0-9][A-Za-z0-9.+~:-]*", pin):
+            return ["SOURCE: sid:RELEASE=VERSION "
+                    "(sid:7.2.13+deb14-amd64=7.2.13-1)"], True
+        if not release.startswith(version + "."):
+            return ["SOURCE: release '%s' is not VERSION %s" %
+                    (release, version)], True
+        return [], True
+    if kind == "build":
+        parts = what.split(",")
+        if len(parts) != 3:
+            return ["SOURCE: build:PACKAGE[=VERSION],PATCHES,CONFIG"], False
+        package, patches, config = parts
+        package = package.partition("=")[0]
+        errors = []
+        if package != "linux-source-" + version:
+            errors.append("SOURCE: package '%s' is not linux-source-%s "
+                          "(VERSION)" % (package, version))
+        if not os.path.isdir(os.path.join(here, patches)):
+            errors.append("SOURCE: no folder '%s'" % patches)
+        if not os.path.isfile(os.path.join(here, config)):
+            errors.append("SOURCE: no file '%s'" % config)
+        return errors, True
+    return ["SOURCE '%s': deb:REGEX, sid:RELEASE=VERSION or "
+            "build:PACKAGE[=VERSION],PATCHES,CONFIG" % k["source"]], True
+
+
 def parse(path):
     """The kernels of PATH as dicts, and the list of mistakes."""
     here = os.path.dirname(os.path.abspath(path))
     kernels, errors = [], []
     names = set()
+    ncol = len(COLUMNS.split())
     with open(path) as f:
         for number, line in enumerate(f, 1):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             where = "%s:%d: " % (path, number)
-            ncol = len(COLUMNS.split())
             fields = line.split(None, ncol - 1)
             if len(fields) < ncol:
                 errors.append(where + "%d columns, want %d: %s" %
@@ -105,83 +201,18 @@ def parse(path):
                 continue
             name, arch, page, version, seed, execra, collapse, source, \
                 note = fields
+            kind, _, what = source.partition(":")
             k = dict(line=number, name=name, arch=arch, page=page,
                      version=version, seed=seed, exec=execra,
-                     collapse=collapse, note=note.strip())
-            if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._+-]*", name):
-                errors.append(where + "NAME '%s': letters, digits and ._+- "
-                              "only" % name)
-            elif name in names:
-                errors.append(where + "NAME '%s' twice" % name)
+                     collapse=collapse, source=source, kind=kind, what=what,
+                     note=note.strip())
+            found = (name_errors(k, names) + machine_errors(k)
+                     + version_errors(k) + choice_errors(k))
             names.add(name)
-            if arch not in ARCHES:
-                errors.append(where + "ARCH '%s': one of %s" %
-                              (arch, ", ".join(ARCHES)))
-            elif page not in pages(arch):
-                errors.append(where + "PAGE '%s': %s for %s" %
-                              (page, " or ".join(pages(arch)), arch))
-            else:
-                k["h_kib"] = h_kib(arch, page)
-                k["layout_h_kib"] = layout_h_kib(arch)
-                if k["h_kib"] is None:
-                    errors.append(where + "no machine in lib/machines.def "
-                                  "for %s with %s pages" % (arch, page))
-            if not re.fullmatch(r"[0-9]+\.[0-9]+", version):
-                errors.append(where + "VERSION '%s': major.minor" % version)
-            elif collapse in COLLAPSES:
-                major, minor = (int(x) for x in version.split("."))
-                since = collapse_pmd_since()
-                modern = major * 1000 + minor >= since
-                if modern != (collapse == "pmd-folios"):
-                    errors.append(where + "COLLAPSE '%s': Linux %d.%d and "
-                                  "later collapse where the filesystem has "
-                                  "PMD-size folios (pmd-folios), earlier "
-                                  "kernels do not (lib/filesystems.def: "
-                                  "HT_COLLAPSE_PMD_FOLIOS)" %
-                                  (collapse, since // 1000, since % 1000))
-            for column, value, allowed in (
-                    ("SEED", seed, ("yes", "no")), ("EXEC", execra, EXECS),
-                    ("COLLAPSE", collapse, COLLAPSES)):
-                if value not in allowed:
-                    errors.append(where + "%s '%s': %s" %
-                                  (column, value, " or ".join(allowed)))
-            kind, _, what = source.partition(":")
-            k.update(kind=kind, what=what)
-            if kind == "deb":
-                try:
-                    re.compile(what)
-                except re.error as e:
-                    errors.append(where + "SOURCE: bad regex: %s" % e)
-            elif kind == "sid":
-                release, _, pin = what.partition("=")
-                if not re.fullmatch(r"[0-9][A-Za-z0-9.+~-]*", release) or \
-                   not re.fullmatch(r"[0-9][A-Za-z0-9.+~:-]*", pin):
-                    errors.append(where + "SOURCE: sid:RELEASE=VERSION "
-                                  "(sid:7.2.13+deb14-amd64=7.2.13-1)")
-                elif not release.startswith(version + "."):
-                    errors.append(where + "SOURCE: release '%s' is not "
-                                  "VERSION %s" % (release, version))
-            elif kind == "build":
-                parts = what.split(",")
-                if len(parts) != 3:
-                    errors.append(where + "SOURCE: build:PACKAGE[=VERSION],"
-                                  "PATCHES,CONFIG")
-                    continue
-                package, patches, config = parts
-                package = package.partition("=")[0]
-                if package != "linux-source-" + version:
-                    errors.append(where + "SOURCE: package '%s' is not "
-                                  "linux-source-%s (VERSION)" %
-                                  (package, version))
-                if not os.path.isdir(os.path.join(here, patches)):
-                    errors.append(where + "SOURCE: no folder '%s'" % patches)
-                if not os.path.isfile(os.path.join(here, config)):
-                    errors.append(where + "SOURCE: no file '%s'" % config)
-            else:
-                errors.append(where + "SOURCE '%s': deb:REGEX, sid:RELEASE="
-                              "VERSION or build:PACKAGE[=VERSION],PATCHES,"
-                              "CONFIG" % source)
-            kernels.append(k)
+            more, is_kernel = source_errors(k, here)
+            errors += [where + e for e in found + more]
+            if is_kernel:
+                kernels.append(k)
     if not kernels and not errors:
         errors.append("%s: no kernel" % path)
     return kernels, errors
