@@ -16,7 +16,7 @@ fuzzer=$build/bin/fuzz-$target
 corpus=$top/fuzz/corpus/$target
 
 [ -x "$fuzzer" ] || {
-	echo "run-fuzzer: $fuzzer not built (needs clang-19 and libclang-rt-19-dev)" >&2
+	echo "run-fuzzer: $fuzzer not built (needs Debian's clang and libclang-rt-dev of HOST_LLVM, toolchain/pins)" >&2
 	exit 2
 }
 work=$(mktemp -d)

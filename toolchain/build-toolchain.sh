@@ -59,23 +59,12 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-# --- Pinned inputs (bump each block as a whole) -----------------------------
+# --- Pinned inputs: toolchain/pins, and what follows from them -----------
 
-# The binutils trunk snapshot in Debian unstable (sid).  sid moves on: once
-# this version has left it, a cold cache cannot be filled and the build
-# says so.  To move: docs/build.md, "Moving to a newer snapshot".
-BINUTILS_DEB_PACKAGE=binutils-source
-BINUTILS_DEB_VERSION=2.47.50.20261021-1
-# sid's published SHA256 of the .deb ("apt-cache show binutils-source"
-# with sid's index; the build reads it from there too).
-BINUTILS_DEB_SHA256=8fe1c987d5c7156a2d0cbce91d13d951db961f07057933e13443b855c0a484e3
-# The tarball in the .deb, and its top directory: binutils-$BINUTILS_VERSION.
-BINUTILS_VERSION=2.47.50
-# binutils-source ships no md5sums control file, so the tarball's hash is
-# recorded here, taken from the .deb verified above.
-BINUTILS_TARBALL_SHA256=cb01fdbbcbff97d613f169aa562ddb53748a94bd0573c67ec3b763a36bc60b23
-# What the tools' --version says (bfd/version.h adds the snapshot's date).
-BINUTILS_VERSION_STRING=2.47.50.20261021
+HERE=$(cd "$(dirname "$0")" && pwd -P)
+# shellcheck source=toolchain/pins
+. "$HERE/pins"
+
 BINUTILS_DEB=${BINUTILS_DEB_PACKAGE}_${BINUTILS_DEB_VERSION}_all.deb
 # The pristine tree in the cache and the working trees in BUILD_DIR.
 BINUTILS_TREE=binutils-$BINUTILS_VERSION_STRING
@@ -95,22 +84,10 @@ BINUTILS_TARGETS="all-ld all-binutils all-gas"
 # files, and the manuals are not needed to build or test the tools.
 BINUTILS_MAKE_VARS="MAKEINFO=true"
 
-# ld.lld: LLVM's upstream tarball as Debian unstable (sid) ships it, the
-# orig tarball of llvm-toolchain-23, built in a sid build root (below)
-# against sid's llvm-23-dev of the same release series.  Debian
-# revisions come and go within days; the orig tarball is the same for
-# all of them, so it is pinned by its SHA256, and the build root by the
-# upstream version sid builds its binaries of.  Once sid has moved past
-# either, a cold cache cannot be filled and the build says so.  To move:
-# docs/build.md, "Moving to a newer LLVM".
-LLVM_VERSION=23.1.1
-# Everything else below is named after it.
+# ld.lld: everything is named after LLVM_VERSION.
 LLVM_MAJOR=${LLVM_VERSION%%.*}
 LLVM_SRC_PACKAGE=llvm-toolchain-$LLVM_MAJOR
 LLVM_ORIG=${LLVM_SRC_PACKAGE}_$LLVM_VERSION.orig.tar.xz
-# sid's Sources index gives the same (the build reads it from there too).
-LLVM_ORIG_SHA256=0a5838b993f406534db7e6dc7df66e295354a1e9a23bb21e5739cf5df5bc7689
-LLVM_ORIG_SIZE=211628156
 LLVM_ORIG_TOPDIR=${LLVM_SRC_PACKAGE}_$LLVM_VERSION
 # Only what a standalone lld build and lld/test/ELF need: the DTLTO tests
 # run llvm/utils/dtlto's scripts.  Not llvm/utils/lit: with it, lld's
@@ -120,12 +97,7 @@ LLVM_PARTS="lld cmake libunwind/include llvm/utils/dtlto"
 # Where llvm-N-dev, clang-N and lit are, inside the build root.
 LLVM_PREFIX=/usr/lib/llvm-$LLVM_MAJOR
 # The build root: a sid chroot made by mmdebstrap, with Debian's LLVM of
-# the same release series (its Debian version: 1:VERSION-REVISION).  Its
-# upstream version may be a later point release than the sources (sid
-# builds its binaries of the newest; the mirror may serve only an older
-# orig tarball): LLVM keeps the ABI of a series, and the build names
-# lld after its own sources (lld_llvm_dir) ...
-LLVM_ROOT_VERSION=23.1.4
+# the release series (LLVM_ROOT_VERSION) ...
 LLVM_DEB_UPSTREAM=1:$LLVM_ROOT_VERSION
 LLVM_ROOT_LLVM_PACKAGES="llvm-$LLVM_MAJOR-dev clang-$LLVM_MAJOR llvm-$LLVM_MAJOR-tools lld-$LLVM_MAJOR clang-format-$LLVM_MAJOR"
 # ... and what else the build needs (lld-23: it links lld quicker;
@@ -134,7 +106,6 @@ LLVM_ROOT_PACKAGES="cmake ninja-build zlib1g-dev libzstd-dev"
 
 # --- Settings --------------------------------------------------------------
 
-HERE=$(cd "$(dirname "$0")" && pwd -P)
 REPO=$(dirname "$HERE")
 # The cross binutils: "NAME TRIPLET" lines (binutils-NAME builds TRIPLET).
 CROSS_TARGETS=$("$HERE/cross-targets")
@@ -259,13 +230,12 @@ pristine_ok() {
 	[ -d "$1" ] && [ "$(cat "$1.ok" 2>/dev/null)" = "$2" ]
 }
 
-# The place a move to a newer snapshot starts: "FILE:LINE" of the
-# BINUTILS_DEB_VERSION line above.
-binutils_pin_line() {
+# "FILE:LINE" of the line of toolchain/pins that sets VAR: where a move to
+# a newer snapshot or LLVM starts.
+pin_line() {
 	local n
-	n=$(grep -n '^BINUTILS_DEB_VERSION=' "$HERE/build-toolchain.sh" |
-		cut -d: -f1)
-	printf '%s:%s\n' "$(repo_rel "$HERE/build-toolchain.sh")" "${n:-?}"
+	n=$(grep -n "^$1=" "$HERE/pins" | cut -d: -f1)
+	printf '%s:%s\n' "$(repo_rel "$HERE/pins")" "${n:-?}"
 }
 
 # sid no longer has the pinned .deb: say what this tree needs, what sid
@@ -278,7 +248,7 @@ binutils_version_gone() {
 	msg "  this tree needs: $BINUTILS_DEB_PACKAGE $BINUTILS_DEB_VERSION" \
 		"(binutils $BINUTILS_VERSION_STRING)"
 	msg "  sid offers now:  ${offered:-none}"
-	msg "  the line to change: $(binutils_pin_line):" \
+	msg "  the line to change: $(pin_line BINUTILS_DEB_VERSION):" \
 		"BINUTILS_DEB_VERSION=$BINUTILS_DEB_VERSION, with the rest of its" \
 		"BINUTILS_* block; then re-apply bfd-patches/series and run" \
 		"./run test and ./run regress"
@@ -301,7 +271,7 @@ download_binutils_deb() {
 	[ "$published" = "$BINUTILS_DEB_SHA256" ] ||
 		die "sid's index gives SHA256 $published for" \
 			"$BINUTILS_DEB_PACKAGE $BINUTILS_DEB_VERSION;" \
-			"$(binutils_pin_line) pins $BINUTILS_DEB_SHA256"
+			"$(pin_line BINUTILS_DEB_SHA256) pins $BINUTILS_DEB_SHA256"
 	msg "downloading $BINUTILS_DEB from sid (~25 MB)"
 	tmp=$(mktemp -d "$dir/tmp.XXXXXX")
 	sid_download "$BINUTILS_DEB_PACKAGE" "$BINUTILS_DEB_VERSION" "$tmp"
@@ -327,7 +297,7 @@ check_deb_md5sums() {
 			die "$deb: files do not match its md5sums"
 	else
 		msg "note: $(basename "$deb") has no md5sums; the tarball is" \
-			"checked against the SHA256 pinned in $(basename "$0")"
+			"checked against the SHA256 pinned in toolchain/pins"
 	fi
 }
 
@@ -369,14 +339,6 @@ words_after() {
 	awk -v w="$1" 'NF { printf "%s%s %s", sep, w, $0; sep = " " }' <<<"$2"
 }
 
-# The place a move to a newer LLVM starts: "FILE:LINE" of the line that
-# sets VAR (default LLVM_VERSION) above.
-llvm_pin_line() {
-	local var=${1:-LLVM_VERSION} n
-	n=$(grep -n "^$var=" "$HERE/build-toolchain.sh" | cut -d: -f1)
-	printf '%s:%s\n' "$(repo_rel "$HERE/build-toolchain.sh")" "${n:-?}"
-}
-
 # sid no longer has what VAR (LLVM_VERSION: the sources; LLVM_ROOT_VERSION:
 # the build root) pins (WHAT: the orig tarball, or PACKAGE of the build
 # root; OFFERED: the versions sid has): say what this tree needs, what
@@ -389,7 +351,7 @@ llvm_version_gone() {
 		"(SHA256 $LLVM_ORIG_SHA256) and $LLVM_ROOT_LLVM_PACKAGES" \
 		"$LLVM_DEB_UPSTREAM-* for the build root"
 	msg "  sid offers now:  ${offered:-none}"
-	msg "  the line to change: $(llvm_pin_line "$var"):" \
+	msg "  the line to change: $(pin_line "$var"):" \
 		"$var=${!var}, with the rest of its LLVM_* block;" \
 		"then port lld-patches/series and run ./run test"
 	msg "  how: docs/build.md, \"Moving to a newer LLVM\"; a cache that" \
@@ -418,7 +380,7 @@ download_llvm_orig() {
 			[ "$size" != "$LLVM_ORIG_SIZE" ]; then
 			die "sid's index gives $LLVM_ORIG ($LLVM_SRC_PACKAGE $ver)" \
 				"SHA256 $sha, size $size;" \
-				"$(llvm_pin_line) pins $LLVM_ORIG_SHA256, size" \
+				"$(pin_line LLVM_ORIG_SHA256) pins $LLVM_ORIG_SHA256, size" \
 				"$LLVM_ORIG_SIZE"
 		fi
 	done <<<"$found"
@@ -1256,7 +1218,7 @@ build_lld-default() {
 check_settings() {
 	local c
 	[ "${LLVM_ROOT_VERSION%.*}" = "${LLVM_VERSION%.*}" ] ||
-		die "$(llvm_pin_line): the build root's LLVM $LLVM_ROOT_VERSION" \
+		die "$(pin_line LLVM_VERSION): the build root's LLVM $LLVM_ROOT_VERSION" \
 			"is not of the sources' release series ($LLVM_VERSION)"
 	case $JOBS in
 	'' | 0* | *[!0-9]*) die "HUGETEXT_JOBS must be a positive number" ;;

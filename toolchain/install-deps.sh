@@ -14,6 +14,10 @@
 
 set -eu
 
+# HOST_LLVM: Debian 12's LLVM, the host's.
+# shellcheck source=toolchain/pins
+. "$(dirname "$0")/pins"
+
 # One package per word; append what your part of the build needs.
 #   binutils (a trunk snapshot from Debian unstable): bison and flex, since
 #   a snapshot, unlike a release, ships no generated parsers and scanners
@@ -28,9 +32,9 @@ set -eu
 #   lld: mmdebstrap makes the sid build root that ld.lld 23 is built and
 #   tested in (LLVM 23 and its lit, FileCheck, ... are in that root).
 #   The project's C code and tests: cmake, ninja-build, python3 and
-#   llvm-19-tools (lit, FileCheck, not, split-file, llvm-mc for our own lit
-#   tests); clang-19 and libclang-rt-19-dev (libFuzzer) for the fuzzers;
-#   llvm-19-dev for the plugin's LTO test (LLVMgold.so).
+#   llvm-N-tools (lit, FileCheck, not, split-file, llvm-mc for our own lit
+#   tests); clang-N and libclang-rt-N-dev (libFuzzer) for the fuzzers;
+#   llvm-N-dev for the plugin's LTO test (LLVMgold.so); N is HOST_LLVM.
 #   The kernel matrix's arm64 kernels (testsuite/kernel/build-cases.sh,
 #   make-images.sh, lib/vm.exp): qemu-system-arm (qemu-system-aarch64),
 #   gcc-aarch64-linux-gnu and binutils-aarch64-linux-gnu (Debian's cross
@@ -47,8 +51,9 @@ HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
 	m4 bison flex texinfo pkg-config zlib1g-dev libzstd-dev
 	debian-archive-keyring mmdebstrap
 	dejagnu expect tcl bc elfutils
-	cmake ninja-build clang-19 lld-19 llvm-19 llvm-19-dev llvm-19-tools
-	libclang-rt-19-dev qemu-user-static binutils-dev
+	cmake ninja-build clang-$HOST_LLVM lld-$HOST_LLVM llvm-$HOST_LLVM
+	llvm-$HOST_LLVM-dev llvm-$HOST_LLVM-tools libclang-rt-$HOST_LLVM-dev
+	qemu-user-static binutils-dev
 	qemu-system-x86 busybox-static xfsprogs e2fsprogs libelf-dev
 	qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 	libc6-arm64-cross libc6-dev-arm64-cross

@@ -18,18 +18,22 @@ die() { echo "bench/clang/build.sh: $*" >&2; exit 1; }
 out=$1
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}
-llvm=/usr/lib/llvm-19
+# HOST_LLVM, HOST_LLVM_VERSION, HOST_LLVM_ORIG_SHA256: Debian 12's LLVM.
+# shellcheck source=toolchain/pins
+. "$here/../../toolchain/pins"
+n=$HOST_LLVM v=$HOST_LLVM_VERSION
+llvm=/usr/lib/llvm-$n
 mirror=http://deb.debian.org/debian
-pool=pool/main/l/llvm-toolchain-19
-orig=$cache/bench-clang/llvm-toolchain-19_19.1.7.orig.tar.xz
-orig_sha256=ae498f3bc58ae2d9f64ef5f0c035c4240152bf015a5b7738b15c22e93bdc97ce
-topdir="llvm-toolchain-19_19.1.7"
-driver=$cache/bench-clang/clang-driver-19.1.7
+pool=pool/main/l/llvm-toolchain-$n
+orig=$cache/bench-clang/llvm-toolchain-${n}_$v.orig.tar.xz
+orig_sha256=$HOST_LLVM_ORIG_SHA256
+topdir="llvm-toolchain-${n}_$v"
+driver=$cache/bench-clang/clang-driver-$v
 
-[ -x "$llvm/bin/llvm-config" ] || die "no $llvm/bin/llvm-config (install llvm-19-dev)"
+[ -x "$llvm/bin/llvm-config" ] || die "no $llvm/bin/llvm-config (install llvm-$n-dev)"
 ls "$llvm"/lib/libclangDriver.a >/dev/null 2>&1 ||
-	die "no clang archives in $llvm/lib (install libclang-19-dev)"
-[ -f "$llvm/lib/libPolly.a" ] || die "no $llvm/lib/libPolly.a (install libpolly-19-dev)"
+	die "no clang archives in $llvm/lib (install libclang-$n-dev)"
+[ -f "$llvm/lib/libPolly.a" ] || die "no $llvm/lib/libPolly.a (install libpolly-$n-dev)"
 
 # The driver's sources, once, from the checked tarball in the cache.
 if [ ! -f "$driver.ok" ]; then

@@ -23,10 +23,12 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 die() { echo "bench/clang/deps.sh: $*" >&2; exit 1; }
 [ $# -ge 1 ] || die "usage: bench/clang/deps.sh BUILD_DIR [PAIRS]"
 build=$(cd "$1" && pwd) pairs=${2:-6}
-clang=/usr/bin/clang-19 hugetext=$build/bin/hugetext
+# shellcheck source=toolchain/pins
+. "$top/toolchain/pins"
+clang=/usr/bin/clang-$HOST_LLVM hugetext=$build/bin/hugetext
 audit=$build/lib/hugetext-audit.so
 [ "$(id -u)" -eq 0 ] || die "needs root (it drops the page cache)"
-[ -x "$clang" ] || die "$clang is missing (apt-get install clang-19)"
+[ -x "$clang" ] || die "$clang is missing (apt-get install clang-$HOST_LLVM)"
 { [ -x "$hugetext" ] && [ -f "$audit" ]; } ||
 	die "$hugetext or $audit is missing: run ./run build first"
 work=$build/bench-deps
@@ -55,8 +57,8 @@ for i in $(seq "$pairs"); do
 	2) h=$(huge); a=$(audited); s=$(small) ;;
 	0) a=$(audited); s=$(small); h=$(huge) ;;
 	esac
-	echo "deps clang-19 $s $h" | tee -a "$results"
-	echo "audit clang-19 $s $a" | tee -a "$results"
+	echo "deps clang-$HOST_LLVM $s $h" | tee -a "$results"
+	echo "audit clang-$HOST_LLVM $s $a" | tee -a "$results"
 done
 [ "$pairs" -eq 0 ] || python3 "$top/bench/ratio.py" "$results"
 

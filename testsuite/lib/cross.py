@@ -7,6 +7,7 @@ import shutil
 import subprocess
 
 import machines
+import pins
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -46,7 +47,7 @@ class Toolchain:
             self.why_not = "no sysroot: " + out.strip().splitlines()[-1]
             return
         sysroot = out.strip().splitlines()[-1]
-        self.cc = ["clang-19", "--target=" + self.triplet,
+        self.cc = [pins.host_clang(), "--target=" + self.triplet,
                    "--sysroot=" + sysroot]
         self.libc = os.path.join(sysroot, "usr", self.triplet)
         if self.qemu.startswith("sid:"):

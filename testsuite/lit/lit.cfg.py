@@ -7,8 +7,13 @@
 
 import os
 import subprocess
+import sys
 
 import lit.formats
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+import pins  # noqa: E402  (testsuite/lib)
 
 config.name = "hugetext"
 config.test_format = lit.formats.ShTest(execute_external=False)
@@ -226,20 +231,17 @@ for name, linker, series in (("bfd", "ld.bfd", "bfd-patches"),
 # sources already in the cache (a warm cache: no download in a test).
 config.substitutions.append(("%build-toolchain", os.path.join(
     config.hugetext_source_dir, "toolchain", "build-toolchain.sh")))
+config.substitutions.append(("%pins", os.path.join(
+    config.hugetext_source_dir, "toolchain", "pins")))
 cache = os.environ.get("HUGETEXT_CACHE") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
     "hugetext")
 def pinned(var):
-    """The value of VAR=... in build-toolchain.sh, where the pins live."""
-    import re
-    path = os.path.join(config.hugetext_source_dir, "toolchain",
-                        "build-toolchain.sh")
-    with open(path) as f:
-        for line in f:
-            m = re.match(r"%s=(\S+)$" % var, line.strip())
-            if m:
-                return m.group(1)
-    lit_config.fatal("%s: no %s= line" % (path, var))
+    """The value of VAR=... in toolchain/pins."""
+    try:
+        return pins.pin(var)
+    except KeyError as e:
+        lit_config.fatal(e.args[0])
 
 
 if os.path.isfile(os.path.join(cache, "binutils", "binutils-%s.ok" %
