@@ -125,8 +125,8 @@ BINUTILS_FETCHED=false
 TREES_READY=
 LLD_TREE_READY=false
 
-# shellcheck source=toolchain/sid-apt.sh
-. "$HERE/sid-apt.sh"
+# shellcheck source=debian-roots/sid-apt.sh
+. "$REPO/debian-roots/sid-apt.sh"
 
 msg() { printf 'hugetext-toolchain: %s\n' "$*" >&2; }
 die() { msg "error: $*"; exit 1; }
@@ -259,7 +259,7 @@ binutils_version_gone() {
 }
 
 # Download the pinned binutils-source .deb from sid into DIR, through the
-# cache's own apt configuration (toolchain/sid-apt.sh), and check it
+# cache's own apt configuration (debian-roots/sid-apt.sh), and check it
 # against the SHA256 in sid's signed index and the pinned one.
 download_binutils_deb() {
 	local dir=$1 published tmp
@@ -1010,7 +1010,7 @@ write_script() {
 
 # write_lld_in_root NAME ROOT SRC BUILD: TC/NAME-in-root COMMAND... runs
 # COMMAND in the build root ROOT with the lld sources SRC and the build
-# BUILD at their own paths (toolchain/in-root), with LLVM's bin folder
+# BUILD at their own paths (debian-roots/in-root), with LLVM's bin folder
 # first in PATH.  The build and the tests' lit runs use it (TC/lld-in-root:
 # run-tests; TC/lld-default-in-root: default-regress).
 write_lld_in_root() {
@@ -1022,7 +1022,7 @@ write_lld_in_root() {
 	write_script "$TC/$name-in-root" '#!/bin/sh' \
 		"# Made by toolchain/build-toolchain.sh: COMMAND in ld.lld's sid" \
 		"# build root, with its sources and build at their own paths." \
-		"exec $REPO/toolchain/in-root $root $src $build -- \\" \
+		"exec $REPO/debian-roots/in-root $root $src $build -- \\" \
 		"	env PATH=$LLVM_PREFIX/bin:/usr/bin:/bin \"\$@\""
 }
 

@@ -17,7 +17,7 @@
 #
 # PACKAGE alone: the newest PACKAGE in the host's apt index is
 # downloaded.  PACKAGE=VERSION: exactly VERSION is read from sid through
-# the cache's own apt configuration (toolchain/sid-apt.sh; the host's
+# the cache's own apt configuration (debian-roots/sid-apt.sh; the host's
 # apt state is not touched), and apt-get download checks it against the
 # SHA256 of sid's signed index, which is kept beside it; when sid no
 # longer has VERSION the build stops and says what sid has now.  A .deb
@@ -79,8 +79,8 @@ if [ -n "$pin" ]; then
 	sha=$(cut -d' ' -f1 "$cache/$deb.sha256" 2>/dev/null) || sha=
 	if [ -z "$sha" ] || [ ! -f "$cache/$deb" ] ||
 		[ "$(sha256sum <"$cache/$deb" | cut -d' ' -f1)" != "$sha" ]; then
-		# shellcheck source=toolchain/sid-apt.sh
-		. "$here/../../toolchain/sid-apt.sh"
+		# shellcheck source=debian-roots/sid-apt.sh
+		. "$here/../../debian-roots/sid-apt.sh"
 		sid_apt_init "$cache_root/sid-apt"
 		sid_update
 		sha=$(sid_published_sha256 "$package" "$version")

@@ -21,7 +21,7 @@
 # bookworm version, as the host's amd64 one is), fetched once into the
 # cache ($HUGETEXT_CACHE/kernels, default ~/.cache/hugetext/kernels)
 # through an apt configuration of that folder's own (bookworm-apt/,
-# toolchain/sid-apt.sh's), never the host's; its glibc is the cross
+# debian-roots/sid-apt.sh's), never the host's; its glibc is the cross
 # compiler's (libc6-arm64-cross), its hugetext the aarch64 build
 # (BUILD_DIR/aarch64, made by build-cases.sh).
 
@@ -45,8 +45,8 @@ arm64 -            /usr/aarch64-linux-gnu/lib   /lib/aarch64-linux-gnu /usr/aarc
 '
 
 # Reading Debian 12 for arm64 without touching the host's apt state.
-# shellcheck source=toolchain/sid-apt.sh
-. "$here/../../toolchain/sid-apt.sh"
+# shellcheck source=debian-roots/sid-apt.sh
+. "$here/../../debian-roots/sid-apt.sh"
 
 # arm64_busybox: the path of Debian 12's static busybox for arm64,
 # downloaded and unpacked into the cache the first time.

@@ -30,9 +30,9 @@ fail_line() {
 }
 
 # Debian unstable's index, for sid: lines and build: lines with a
-# version: toolchain/sid-apt.sh, with amd64 and arm64 packages.
-# shellcheck source=toolchain/sid-apt.sh
-. "$here/../../toolchain/sid-apt.sh"
+# version: debian-roots/sid-apt.sh, with amd64 and arm64 packages.
+# shellcheck source=debian-roots/sid-apt.sh
+. "$here/../../debian-roots/sid-apt.sh"
 sid_ready=false
 sid_ready() {
 	$sid_ready && return 0
