@@ -13,7 +13,8 @@ import lit.formats
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
-import pins  # noqa: E402  (testsuite/lib)
+import filesystems  # noqa: E402  (testsuite/lib)
+import pins  # noqa: E402
 
 config.name = "hugetext"
 config.test_format = lit.formats.ShTest(execute_external=False)
@@ -154,14 +155,13 @@ if os.access("/usr/bin/man", os.X_OK):
     config.available_features.add("man-db")
 
 
-def large_folios(folder, table):
+def large_folios(folder):
     """Whether files in FOLDER can get huge folios in the page cache
     through MADV_HUGEPAGE readahead: THP, and a filesystem whose line in
-    TABLE (lib/filesystems.def) gives a kernel version this one reaches
-    and a largest folio (MAXFOLIO) of at least H, the kernel's
-    hpage_pmd_size; and H no larger than what readahead brings on this
-    kernel (the table's HT_HUGEPAGE_READAHEAD_CAP)."""
-    import re
+    lib/filesystems.def gives a kernel version this one reaches and a
+    largest folio (MAXFOLIO) of at least H, the kernel's hpage_pmd_size;
+    and H no larger than what readahead brings on this kernel (the
+    table's HT_HUGEPAGE_READAHEAD_CAP)."""
     thp = "/sys/kernel/mm/transparent_hugepage"
     if not os.path.isdir(thp):
         return False
@@ -175,36 +175,21 @@ def large_folios(folder, table):
             h = int(f.read())
     except (IndexError, ValueError, OSError):
         return False
-    rows = []
-    facts = {}
-    with open(table) as f:
-        for line in f:
-            m = re.match(r'HT_FS\s*\(\s*"[^"]*",\s*(0x[0-9a-fA-F]+),\s*(\w+),'
-                         r'\s*\w+,\s*(\w+)\s*\)', line)
-            k = re.match(r'HT_KERNEL\s*\(\s*(\w+),\s*(\d+),\s*(\w+)\s*\)',
-                         line)
-            if m:
-                rows.append((int(m.group(1), 16), m.group(2), m.group(3)))
-            elif k:
-                facts[k.group(1)] = (int(k.group(2)), int(k.group(3), 0))
-            elif line.startswith("HT_FS") or line.startswith("HT_KERNEL"):
-                lit_config.fatal("%s: cannot read: %s" % (table, line))
-    if not rows or "HT_HUGEPAGE_READAHEAD_CAP" not in facts:
-        lit_config.fatal("%s: no HT_FS line, or no HT_HUGEPAGE_READAHEAD_CAP"
-                         % table)
-    cap_since, cap = facts["HT_HUGEPAGE_READAHEAD_CAP"]
+    try:
+        cap_since, cap = filesystems.kernel_fact("HT_HUGEPAGE_READAHEAD_CAP")
+        row = filesystems.by_magic(magic)
+    except ValueError as e:
+        lit_config.fatal(str(e))
     if version >= cap_since and h > cap:
         return False
-    for fs_magic, since, max_folio in rows:
-        if fs_magic == magic:
-            return (since.isdigit() and version >= int(since)
-                    and (max_folio == "HT_FS_PMD" or int(max_folio, 0) >= h))
-    return False
+    if row is None or not isinstance(row["since"], int):
+        return False
+    top = filesystems.max_folio(row)
+    return version >= row["since"] and (top is None or top >= h)
 
 
 os.makedirs(config.test_exec_root, exist_ok=True)
-if large_folios(config.test_exec_root, os.path.join(
-        config.hugetext_source_dir, "lib", "filesystems.def")):
+if large_folios(config.test_exec_root):
     config.available_features.add("large-folios")
 
 # The kernel matrix's VMs (testsuite/kernel/prepare.sh fills

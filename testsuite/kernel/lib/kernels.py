@@ -27,27 +27,18 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "lib"))
+import filesystems  # noqa: E402  (testsuite/lib/filesystems.py)
 import machines  # noqa: E402  (testsuite/lib/machines.py)
 
 # The ELF machine of each Debian architecture's kernels.
 E_MACHINES = {"amd64": "EM_X86_64", "arm64": "EM_AARCH64"}
 
 
-FILESYSTEMS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                           "..", "..", "..", "lib", "filesystems.def")
-
-
-def collapse_pmd_since(path=FILESYSTEMS):
+def collapse_pmd_since():
     """The first version (major * 1000 + minor) whose MADV_COLLAPSE of
     file text needs PMD-size folios and no READ_ONLY_THP_FOR_FS: the
     HT_KERNEL HT_COLLAPSE_PMD_FOLIOS line of lib/filesystems.def."""
-    with open(path) as f:
-        for line in f:
-            m = re.match(r"^HT_KERNEL\s*\(\s*HT_COLLAPSE_PMD_FOLIOS,\s*"
-                         r"([0-9]+)", line)
-            if m:
-                return int(m.group(1))
-    raise ValueError("%s: no HT_KERNEL (HT_COLLAPSE_PMD_FOLIOS, ...)" % path)
+    return filesystems.kernel_fact("HT_COLLAPSE_PMD_FOLIOS")[0]
 
 
 def pages(arch):

@@ -1,0 +1,462 @@
+#!/usr/bin/env python3
+"""The kernel matrix's model: which cells a kernel of the kernels file
+gets, and what each should show, from the kernel's properties (its
+columns in testsuite/kernel/kernels), the filesystems' facts
+(lib/filesystems.def), the producers (toolchain/producers) and the other
+loaders (testsuite/kernel/loaders).  The rules, in order, are the table
+of docs/kernel-matrix.md.  The DejaGnu tool (lib/kernel-matrix.exp) asks
+it for its plan and only drives the VMs.
+
+Usage:
+  model.py plan KERNELS     for each kernel, its cells and what each
+                            expects, one line each, fields separated by
+                            tabs:
+                              cell NAME MODE FS PRODUCER KIND METHOD
+                                   ALIGNED COVERAGE WARM_STATUS REASON
+                              khugepaged NAME MODE FS PRODUCER KIND METHOD
+                              expect NAME MODE FS PRODUCER KIND METHOD
+                                   ALIGNED COVERAGE WARM_STATUS REASON
+                              at SECONDS...
+                            ("cell": a cell of the matrix, in order;
+                            "khugepaged": a khugepaged cell; "expect":
+                            what one of them expects at METHOD
+                            khugepaged-Ns)
+                            (WARM_STATUS: the exit statuses hugetext warm
+                            may have, space-separated, or "-")
+  model.py expect KERNELS NAME MODE FS PRODUCER KIND METHOD
+                            one cell's expectation, as a Tcl list
+
+An expectation is (aligned, coverage, reason[, warm statuses]): coverage
+one of full (FilePmdMapped/ShmemPmdMapped equal to the text), zero,
+partial (less than all, possibly none), some (at least one huge page),
+head (at least one huge page, not all) or any (recorded, not asserted).
+"""
+
+import functools
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+import filesystems  # noqa: E402  (testsuite/lib)
+import kernels  # noqa: E402
+
+PRODUCER = os.path.join(HERE, "..", "..", "..", "toolchain", "producer")
+LOADERS = os.path.join(HERE, "..", "loaders")
+MODES = ("always", "madvise", "never")
+FILESYSTEMS = ("ext4", "xfs", "tmpfs")
+DISKS = ("ext4", "xfs")
+# Where GNU ld's aarch64 default puts a non-PIE program's text (its image
+# base): aligned to a PMD that divides it.
+PLAIN_ARM64_TEXT = 0x400000
+# The seconds after its start at which a khugepaged cell's probe measures
+# again: its methods are khugepaged-10s and so on, and the last is the
+# one asserted.
+KHUGEPAGED_AT = (10, 30, 60)
+
+
+# --- The producers and loaders ----------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def _producer(*args):
+    return subprocess.run([PRODUCER] + list(args), check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def producers(*args):
+    """producer list --in matrix ARGS: the matrix's producers."""
+    return _producer("list", "--in", "matrix", *args).split()
+
+
+def producer_kinds(name):
+    return _producer("kinds", name).split()
+
+
+def producer_page_size(name):
+    return _producer("page-size", name)
+
+
+def loaders():
+    """The other loaders of testsuite/kernel/loaders: (NAME, ARCH)."""
+    out = []
+    with open(LOADERS) as f:
+        for line in f:
+            if line.strip() and not line.lstrip().startswith("#"):
+                out.append(tuple(line.split()[:2]))
+    return out
+
+
+# --- Facts of a kernel --------------------------------------------------------
+
+def version(k):
+    major, minor = (int(x) for x in k["version"].split("."))
+    return major * 1000 + minor
+
+
+def h(k):
+    """The kernel's PMD size in bytes."""
+    return int(k["h_kib"]) * 1024
+
+
+def pmd_folios(fs, k):
+    return filesystems.pmd_folios(fs, version(k), h(k), "%s with %s pages" %
+                                  (k["arch"], k["page"]))
+
+
+def layout_h(k, producer):
+    """The H in bytes that PRODUCER's layout is for: its
+    -z hugetext-page-size (toolchain/producers), or the default of K's
+    architecture (LAYOUT_H_KIB: lib/machines.def's first line of it)."""
+    size = producer_page_size(producer)
+    return int(size, 0) if size else int(k["layout_h_kib"]) * 1024
+
+
+def can_collapse(k, pmd):
+    """MADV_COLLAPSE of file text works on K: READ_ONLY_THP_FOR_FS
+    (any), or a kernel that collapses where the page cache has PMD-size
+    folios and it has them."""
+    return k["collapse"] == "any" or (k["collapse"] == "pmd-folios" and pmd)
+
+
+# --- The expectations -------------------------------------------------------
+
+def plain(k, fs, kind):
+    """What a plain link (Debian's ld.bfd 2.40) gives.  x86-64 separates
+    code from the headers, so the text starts 4 KiB into its 2 MiB;
+    aarch64's default (-z noseparate-code) puts the ELF header and the
+    text in one segment at file offset 0, so text that the loader places
+    on a PMD boundary is congruent."""
+    if k["arch"] == "amd64":
+        return (0, "zero", "a plain link: text and file offset are not "
+                "congruent mod 2 MiB")
+    if kind in ("pie", "shared"):
+        return (0, "zero", "a plain aarch64 PIE or shared object asks only "
+                "for 64 KiB (p_align), and the loader places it there")
+    if PLAIN_ARM64_TEXT % h(k):
+        return (0, "zero", "plain aarch64 text starts at 0x400000, no "
+                "multiple of a PMD larger than 2 MiB")
+    if filesystems.is_shmem(fs):
+        return (1, "head", "plain aarch64 text starts at file offset 0 and "
+                "at 0x400000 (static-pie: the kernel loads it on a 2 MiB "
+                "boundary): tmpfs maps each whole 2 MiB of it with a PMD, "
+                "but not the tail past the last boundary")
+    return (1, "zero", "plain aarch64 text is aligned, but readahead without "
+            "MADV_HUGEPAGE brings folios smaller than PMD size")
+
+
+def warm_status(k, fs, producer):
+    """The exit statuses `hugetext warm --collapse` may have on a cell of
+    kernel K with a page other than 4 KiB (tools/hugetext/hugetext.h): 8
+    (HT_EXIT_FILESYSTEM) where the filesystem cannot hold folios of the
+    kernel's H (ext4: 8 MiB at most, H 32 MiB); 0 for a layout for that
+    H; for a layout for a smaller H, 1 (no code segment whose address and
+    file offset are congruent modulo H) or 0 (they happen to be: bfd's
+    aarch64 PIE starts its text at address 0 and offset 0; warm
+    collapses it into folios of H that its 2 MiB-aligned mapping cannot
+    map with a PMD)."""
+    if not filesystems.is_shmem(fs) and not pmd_folios(fs, k)[0]:
+        return (8,)
+    if layout_h(k, producer) < h(k):
+        return (0, 1)
+    return (0,)
+
+
+def _small_layout(k, producer):
+    return (0, "zero", "a layout for H %d MiB: the loader places the text on "
+            "a 2 MiB boundary, not on one of the kernel's %d MiB PMD, which "
+            "no method changes; the folios behind it (recorded, not "
+            "asserted) are 64 KiB from exec readahead on ext4 and XFS, "
+            "PMD-size on tmpfs, where each naturally aligned 2 MiB of them "
+            "may be mapped with contiguous PTEs (arm64's contpte; not "
+            "visible from user space)" %
+            (layout_h(k, producer) >> 20, h(k) >> 20))
+
+
+def _audit(k, pmd, why):
+    """The audit module sees each object as ld.so maps it, before the
+    first fault of its text, the library loaded with dlopen included."""
+    if pmd and k["exec"] == "64k":
+        return (1, "any", "%s: the audit module advises the text before its "
+                "first fault; on arm64 (exec folios of 64 KiB) under QEMU TCG "
+                "measured full in 34 of 36 cells, once 2 and once 0 of 4 MiB, "
+                "both on XFS: recorded, not asserted" % why)
+    if pmd:
+        return (1, "full", "%s: the audit module advises the text before its "
+                "first fault and drops the small folios that ld.so's faults "
+                "in the file's other mappings read into it, so the first "
+                "fault reads PMD-size folios" % why)
+    if k["collapse"] == "any":
+        return (1, "full", "MADV_COLLAPSE (READ_ONLY_THP_FOR_FS) works "
+                "whatever the filesystem: the audit module collapses the "
+                "text once the link map is consistent, before its first "
+                "fault")
+    return (1, "zero", "%s: the page cache holds no PMD-size folios for it, "
+            "and MADV_COLLAPSE cannot make them" % why)
+
+
+def _collapsed(k, pmd, why, method):
+    """warm and the helper where MADV_COLLAPSE works; None elsewhere."""
+    if not can_collapse(k, pmd) or method not in ("warm", "helper"):
+        return None
+    if k["collapse"] == "any":
+        how = ("MADV_COLLAPSE (READ_ONLY_THP_FOR_FS) works whatever the "
+               "filesystem")
+    else:
+        how = "%s, so MADV_COLLAPSE works on it" % why
+    if method == "warm":
+        return (1, "full", "%s: warm puts the text in PMD-size folios" % how)
+    return (1, "some", "%s: the helper collapses at startup; the process's own "
+            "mapping gets a huge page back for at least part of the text "
+            "(measured: 2 or 4 of 4 MiB, by timing)" % how)
+
+
+def expected_cell(k, mode, fs, producer, kind, method):
+    """A cell's (aligned, coverage, reason)."""
+    if method.startswith("khugepaged-"):
+        return expected_khugepaged(k, fs, producer, kind, method)
+    if kind == "dlopen":
+        kind = "shared"
+    if method == "ra128":
+        method = "exec"
+    seed = k["seed"] == "yes"
+    loader = method not in ("exec", "warm", "helper", "audit")
+    if producer == "plain":
+        return plain(k, fs, kind)
+    if layout_h(k, producer) < h(k):
+        # arm64 with 16 KiB pages, a 2 MiB layout: measured on Debian's
+        # 7.2 (docs/kernel-matrix.md).
+        return _small_layout(k, producer)
+    if loader:
+        # ld.so maps the program itself: for a mapping of at least PMD
+        # size the filesystem's get_unmapped_area picks a PMD boundary,
+        # so text aligned in the file is aligned in memory whatever
+        # p_align says.  What the page cache holds is as for a plain exec.
+        method = "exec"
+    elif producer == "seed" and not (seed and mode == "always"):
+        return (0, "zero", "p_align 4 KiB: the loader need not align the "
+                "PIE; only the seed patch in always mode does")
+    if filesystems.is_shmem(fs):
+        return (1, "full", "tmpfs huge=always holds the file in PMD-size "
+                "folios; the fault maps them whole in any THP mode")
+    pmd, why = pmd_folios(fs, k)
+    # Our readahead patches: in always mode, or in madvise mode where the
+    # glibc method's ld.so advised the text, the first fault reads each
+    # PMD range of the text as one PMD-size folio, and faults in the
+    # file's other mappings read nothing into it (the fourth patch).
+    if k["exec"] == "pmd" and pmd and (
+            mode == "always" or (mode == "madvise" and loader)):
+        return (1, "full", "%s: the kernel's exec readahead reads "
+                "PMD-aligned text in PMD-size folios, and readahead from "
+                "the file's other mappings stays out of it" % why)
+    if method == "audit":
+        return _audit(k, pmd, why)
+    collapsed = _collapsed(k, pmd, why, method)
+    if collapsed:
+        return collapsed
+    if not pmd:
+        return (1, "zero", "%s: the page cache holds no PMD-size folios for "
+                "it, and MADV_COLLAPSE cannot make them" % why)
+    if loader:
+        return (1, "partial", "%s: with the tunable, ld.so advises the "
+                "segment (MADV_HUGEPAGE) right after mapping it, but its "
+                "read(2) of the ELF header has read ahead into the text in "
+                "small folios first; what is left for PMD-size readahead "
+                "depends on the device's read_ahead_kb (measured: 2 of 4 MiB "
+                "on 6.1 and 6.12 with 128 KiB, none on 7.2 with 8 MiB)" % why)
+    if method == "warm":
+        return (1, "full", "%s: hugetext warm's MADV_HUGEPAGE readahead "
+                "filled the cache with PMD-size folios; the fault maps them "
+                "in any THP mode" % why)
+    if method == "helper":
+        return (1, "partial", "%s, but the startup helper advises only "
+                "after the first faults, whose readahead brings the text in "
+                "small folios" % why)
+    return (1, "zero", "readahead of a mapping without MADV_HUGEPAGE brings "
+            "folios smaller than PMD size")
+
+
+def expected_khugepaged(k, fs, producer, kind, method):
+    """A khugepaged cell at METHOD khugepaged-Ns."""
+    if kind == "dlopen":
+        kind = "shared"
+    if producer == "plain":
+        return plain(k, fs, kind)
+    cold = expected_cell(k, "always", fs, producer, kind, "exec")
+    if cold[1] == "full":
+        return cold
+    pmd, why = pmd_folios(fs, k)
+    collapse = k["collapse"]
+    if not can_collapse(k, pmd):
+        return (1, "zero", "khugepaged cannot collapse file text here "
+                "(COLLAPSE %s; %s)" % (collapse, why))
+    last = KHUGEPAGED_AT[-1]
+    if method != "khugepaged-%ds" % last:
+        return (1, "any", "khugepaged collapses the text as its scan reaches "
+                "the process: recorded, asserted at %d s" % last)
+    return (1, "some", "khugepaged collapses file text here (COLLAPSE %s; "
+            "%s): by %d s its scan (pages_to_scan 4096 every 10 s, as the "
+            "kernel boots) has reached every probe's text (measured: 2 or 4 "
+            "of 4 MiB)" % (collapse, why, last))
+
+
+def expected(k, mode, fs, producer, kind, method):
+    """A cell's expectation; on a kernel whose base page is not 4 KiB
+    (arm64 with 16 KiB pages) a "warm" cell's has a fourth element, the
+    exit statuses hugetext warm may have there, which the matrix checks
+    too."""
+    e = expected_cell(k, mode, fs, producer, kind, method)
+    if k["page"] != "4k" and method == "warm":
+        e = e + (warm_status(k, fs, producer),)
+    return e
+
+
+# --- The cells --------------------------------------------------------------
+
+def kinds(producer, method, mode):
+    """The kinds of PRODUCER's cells for METHOD in THP MODE: its output
+    kinds, and where it makes shared objects, "dlopen" (that library,
+    loaded with dlopen by probe-dlopen once the program runs) for exec,
+    warm and audit, in "always" and "madvise": the startup helper sees
+    only the objects loaded at startup, and "never" gives dlopen what it
+    gives the shared kind."""
+    out = producer_kinds(producer)
+    if "shared" in out and method in ("exec", "warm", "audit") and \
+       mode != "never":
+        out = out + ["dlopen"]
+    return out
+
+
+def tree_arch(k):
+    """The case tree's architecture of K, as toolchain/producers names it:
+    ARCH, or ARCH-PAGE for a base page other than 4 KiB (arm64-16k)."""
+    return k["arch"] if k["page"] == "4k" else "%s-%s" % (k["arch"], k["page"])
+
+
+def cells_big_page(k):
+    """A kernel whose base page is not 4 KiB (arm64 with 16 KiB pages: H
+    32 MiB): THP always; the producers of its own case tree, their pie
+    and static kinds; exec, and hugetext warm on the hugetext producers'
+    programs.  No startup helper, no other loader."""
+    arch = ("--arch", tree_arch(k))
+    by_method = {"exec": producers(*arch, "--lacks", "extra"),
+                 "warm": producers(*arch, "--hugetext", "--lacks", "extra",
+                                   "--lacks", "post")}
+    return [("always", fs, p, kind, method)
+            for fs in FILESYSTEMS for method in ("exec", "warm")
+            for p in by_method[method] for kind in producer_kinds(p)
+            if kind in ("pie", "static")]
+
+
+def cells(k):
+    """The cells, for every THP mode and filesystem: a plain exec of every
+    producer's every kind (the seed case is bfd's PIE, post-processed),
+    but those that link extra objects; hugetext warm on every hugetext
+    producer's output; the startup helper (the producer that links it
+    in); readahead of a typical disk; the other loaders; the audit
+    module.  "never" last: going from it to another mode starts
+    khugepaged's thread again, which scans at once (init.sh)."""
+    if k["page"] != "4k":
+        return cells_big_page(k)
+    arch = ("--arch", k["arch"])
+    by_method = {"exec": producers(*arch, "--lacks", "extra"),
+                 "warm": producers(*arch, "--hugetext", "--lacks", "extra",
+                                   "--lacks", "post"),
+                 "helper": producers(*arch, "--has", "extra")}
+    out = [(mode, fs, p, kind, method)
+           for mode in MODES for fs in FILESYSTEMS
+           for method in ("exec", "warm", "helper")
+           for p in by_method[method] for kind in kinds(p, method, mode)]
+    # The disk's read_ahead_kb 128 (a typical SATA or NVMe disk) besides
+    # QEMU's 8192: exec in "always", on the disks, a PIE and a shared
+    # library.
+    out += [("always", fs, p, kind, "ra128")
+            for fs in DISKS for p in by_method["exec"]
+            for kind in producer_kinds(p) if kind in ("pie", "shared")]
+    # The other loaders of the kernel's architecture: the dynamic kinds of
+    # plain, bfd and the seed case, where the mode decides something.
+    out += [(mode, fs, p, kind, method)
+            for method, arch_ in loaders() if arch_ == k["arch"]
+            for mode in ("always", "madvise") for fs in DISKS
+            for p in ("plain", "bfd", "seed")
+            for kind in kinds(p, "exec", mode)
+            if kind in ("pie", "shared", "dlopen")]
+    # The audit module on the hugetext producers' dynamic kinds, the
+    # library loaded with dlopen included.
+    out += [(mode, fs, p, kind, "audit")
+            for mode in ("always", "madvise") for fs in FILESYSTEMS
+            for p in by_method["warm"] for kind in kinds(p, "audit", mode)
+            if kind in ("pie", "shared", "dlopen")]
+    return ([c for c in out if c[0] != "never"]
+            + [c for c in out if c[0] == "never"])
+
+
+def khugepaged_cells(k):
+    """THP "always", the disks, plain and the hugetext linkers' PIE, shared
+    library and dlopen'd library, each probe left running with
+    khugepaged's boot settings and measured at KHUGEPAGED_AT, on every
+    kernel with 4 KiB pages."""
+    if k["page"] != "4k":
+        return []
+    return [("always", fs, p, kind, "khugepaged")
+            for fs in DISKS for p in ("plain", "bfd", "lld")
+            for kind in ("pie", "shared", "dlopen")]
+
+
+# --- Output -------------------------------------------------------------------
+
+def tcl_word(value):
+    """VALUE as one element of a Tcl list."""
+    text = tcl_list(value) if isinstance(value, tuple) else str(value)
+    if text and not any(c in text for c in ' \t\n{}"\\;$[]'):
+        return text
+    return "{" + text + "}"
+
+
+def tcl_list(values):
+    return " ".join(tcl_word(v) for v in values)
+
+
+def read_kernels(path):
+    found, errors = kernels.parse(path)
+    if errors:
+        sys.exit("\n".join(errors))
+    return found
+
+
+def plan(path):
+    lines = []
+    for k in read_kernels(path):
+        for cell in cells(k):
+            e = expected(k, *cell)
+            status = " ".join(str(s) for s in e[3]) if len(e) > 3 else "-"
+            lines.append("\t".join(("cell", k["name"]) + cell +
+                                   (str(e[0]), e[1], status, e[2])))
+        for cell in khugepaged_cells(k):
+            lines.append("\t".join(("khugepaged", k["name"]) + cell))
+            for at in KHUGEPAGED_AT:
+                c = cell[:4] + ("khugepaged-%ds" % at,)
+                e = expected(k, *c)
+                lines.append("\t".join(("expect", k["name"]) + c +
+                                       (str(e[0]), e[1], "-", e[2])))
+    lines.append("\t".join(["at"] + [str(s) for s in KHUGEPAGED_AT]))
+    return lines
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "plan":
+        print("\n".join(plan(argv[2])))
+        return 0
+    if len(argv) == 9 and argv[1] == "expect":
+        ks = {k["name"]: k for k in read_kernels(argv[2])}
+        if argv[3] not in ks:
+            sys.exit("model.py: no kernel %s in %s" % (argv[3], argv[2]))
+        print(tcl_list(expected(ks[argv[3]], *argv[4:9])))
+        return 0
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
