@@ -106,7 +106,8 @@ class Row:
 def build_cells(r, ways, pattern):
     """The build's cells (build and tests, build time), and its checks:
     it built, and its test suite sums up as the first way's."""
-    tested = ways[r.way][3] == "yes"
+    # What the build did: a run with --no-tests builds without them.
+    tested = r.read("tests", ways[r.way][3]) == "yes"
     reference = next(iter(ways))
     status = r.read("status", "not built")
     secs = r.read("seconds")
@@ -123,7 +124,8 @@ def build_cells(r, ways, pattern):
         r.findings.append(f"{r.pkg}: the {r.way} build log has no test summary "
                           f"(TESTS of distro/packages; log: {r.dir}/build.log)")
     elif tested and r.way != reference and read(
-            os.path.join(r.out, r.pkg, reference, "status")) == "ok":
+            os.path.join(r.out, r.pkg, reference, "status")) == "ok" and read(
+            os.path.join(r.out, r.pkg, reference, "tests")) != "no":
         rtests = test_summary(r.out, r.pkg, reference, pattern)
         r.check(tests == rtests, f"its test suite sums up as the {reference} build's")
         if tests != rtests:
