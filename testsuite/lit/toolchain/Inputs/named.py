@@ -3,9 +3,8 @@
 
 Usage: named.py PRODUCER SOURCE_DIR
 
-- The kernel matrix's cells (km_cells in
-  testsuite/kernel/lib/kernel-matrix.exp, run by tclsh, of every kernel
-  of the kernels file): each cell's
+- The kernel matrix's cells (cells in testsuite/kernel/lib/model.py, of
+  every kernel of the kernels file): each cell's
   producer must be one marked "matrix" that makes the cell's kind (a
   "dlopen" cell loads the producer's "shared" library), and each
   "matrix" producer must have a cell.
@@ -28,20 +27,21 @@ def main(producer, top):
                               capture_output=True, text=True).stdout.split()
 
     problems = []
-    exp = os.path.join(top, "testsuite", "kernel", "lib", "kernel-matrix.exp")
-    tcl = ('source {%s}\nforeach k [km_kernels] { foreach c [km_cells $k] '
-           '{ puts "[lindex $c 2] [lindex $c 3]" } }\n' % exp)
-    cells = subprocess.run(["tclsh"], input=tcl, check=True,
-                           capture_output=True, text=True).stdout.split("\n")
-    cells = {tuple(c.split()) for c in cells if c}
+    kernel_lib = os.path.join(top, "testsuite", "kernel", "lib")
+    sys.path.insert(0, kernel_lib)
+    import model
+    cells = {(c[2], c[3])
+             for k in model.read_kernels(os.path.join(kernel_lib, "..",
+                                                      "kernels"))
+             for c in model.cells(k)}
     # The matrix's own kind: the shared kind's library, loaded with dlopen.
     cells = {(p, "shared" if kind == "dlopen" else kind) for p, kind in cells}
     for p, kind in sorted(cells):
         if p not in names("--in", "matrix", "--kind", kind):
-            problems.append("kernel-matrix.exp: cell %s %s: no producer %s "
+            problems.append("model.py: cell %s %s: no producer %s "
                             "marked matrix makes %s" % (p, kind, p, kind))
     for p in set(names("--in", "matrix")) - {p for p, _ in cells}:
-        problems.append("kernel-matrix.exp: no cell for matrix producer "
+        problems.append("model.py: no cell for matrix producer "
                         + p)
 
     path = os.path.join(top, "bench", "report.py")
