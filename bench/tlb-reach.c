@@ -5,18 +5,19 @@
      TLB: what the walk costs with no TLB misses (cache latency);
    - 4 KiB: one line in each page of 64 MiB (MADV_NOHUGEPAGE): 16384
      pages, more than any TLB holds, so nearly every access misses;
-   - 2 MiB: the same 64 MiB in huge pages (MADV_HUGEPAGE, checked in
+   - H (the kernel's PMD size, 2 MiB on x86-64): the same 64 MiB in
+     huge pages (MADV_HUGEPAGE, checked in
      /proc/self/smaps): 32 pages, which every TLB holds.
 
-   On bare metal the 2 MiB walk costs about what the dense one does.  In
+   On bare metal the huge page walk costs about what the dense one does.  In
    a virtual machine whose host backs guest memory with 4 KiB pages, the
    TLB caches translations no larger than the host's pages, so the guest's
-   huge pages only shorten each page walk: the 2 MiB walk stays well above
+   huge pages only shorten each page walk: the huge page walk stays above
    the dense one.  The iTLB stress program and the compiler see the same
    for their text.
 
    Usage: tlb-reach [ROUNDS]   (default 5 alternating runs of each)
-   Prints one line per way, the ratio 2 MiB / 4 KiB, and a verdict.  */
+   Prints one line per way, the ratio H / 4 KiB, and a verdict.  */
 
 #define _DEFAULT_SOURCE
 #include <errno.h>
@@ -30,11 +31,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hugetext/machine.h"
+#include "hugetext/size.h"
 #include "hugetext/smaps.h"
 #include "bench.h"
 
 #define REGION (64ul << 20)
-#define HUGE (2ul << 20)
 #define PAGE 4096ul
 #define PAGES (REGION / PAGE)
 #define STEPS (PAGES * 64)
@@ -74,16 +76,21 @@ slot_of (char *p, size_t i, bool dense)
   return (void **) (dense ? p + i * 64 : p + i * PAGE + i % 64 * 64);
 }
 
-/* Map REGION at a 2 MiB boundary, advised as asked, with a pointer
+/* The huge page size: the running kernel's PMD size (2 MiB on x86-64),
+   else lib/machines.def's H of this machine.  */
+static uintptr_t huge_size;
+
+/* Map REGION at a huge page boundary, advised as asked, with a pointer
    chain through its lines in the random ORDER.  */
 static char *
 make_chain (int advice, const uint32_t *order, bool dense)
 {
-  char *raw = mmap (NULL, REGION + HUGE, PROT_READ | PROT_WRITE,
+  char *raw = mmap (NULL, REGION + huge_size, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED)
     return NULL;
-  char *p = (char *) (((uintptr_t) raw + HUGE - 1) & ~(HUGE - 1));
+  char *p = (char *) (((uintptr_t) raw + huge_size - 1)
+		      & ~(huge_size - 1));
   if (madvise (p, REGION, advice) != 0 && advice == MADV_HUGEPAGE)
     fprintf (stderr, "tlb-reach: MADV_HUGEPAGE: %s\n", strerror (errno));
   memset (p, 0, REGION);
@@ -126,6 +133,11 @@ main (int argc, char **argv)
       return 2;
     }
 
+  enum ht_h_source source;
+  char hname[32];
+  huge_size = (uintptr_t) ht_runtime_page_size (0, &source);
+  ht_format_size (huge_size, hname);
+
   static uint32_t order[PAGES];
   bench_shuffle (order, PAGES, 0x2545f4914f6cdd1du);
 
@@ -155,25 +167,25 @@ main (int argc, char **argv)
   printf ("dense 1 MiB: %.2f ns per access (no TLB misses)\n", dm);
   printf ("4 KiB pages: %.2f ns per access (%ld MiB of 64 in huge pages)\n",
 	  sm, small_huge < 0 ? -1 : small_huge >> 20);
-  printf ("2 MiB pages: %.2f ns per access (%ld MiB of 64 in huge pages)\n",
-	  hm, huge_huge < 0 ? -1 : huge_huge >> 20);
+  printf ("%s pages: %.2f ns per access (%ld MiB of 64 in huge pages)\n",
+	  hname, hm, huge_huge < 0 ? -1 : huge_huge >> 20);
   if (huge_huge < (long) REGION)
     {
       printf ("ratio unknown: the kernel did not give 64 MiB of huge pages"
-	      " (THP enabled=never, or no free 2 MiB blocks)\n");
+	      " (THP enabled=never, or no free %s blocks)\n", hname);
       return 1;
     }
   printf ("ratio %.3f\n", hm / sm);
   /* Half the dense cost is a generous margin for the few misses that
      32 huge pages can still take.  */
   if (hm < 1.5 * dm)
-    printf ("verdict: full reach: in 2 MiB pages the walk costs what it"
-	    " costs without TLB misses\n");
+    printf ("verdict: full reach: in %s pages the walk costs what it"
+	    " costs without TLB misses\n", hname);
   else
-    printf ("verdict: limited reach: in 2 MiB pages each access still"
+    printf ("verdict: limited reach: in %s pages each access still"
 	    " costs %.0f ns more than without TLB misses; the TLB holds"
-	    " translations smaller than 2 MiB (in a virtual machine,"
+	    " translations smaller than %s (in a virtual machine,"
 	    " likely because the host maps guest memory with small"
-	    " pages)\n", hm - dm);
+	    " pages)\n", hname, hm - dm, hname);
   return 0;
 }
