@@ -242,7 +242,8 @@ def installed_row(out, pkg, way, ways, findings, sums):
     for how, words in INSTALLS:
         got = installed(out, pkg, way, how)
         if got is None:
-            cells.append("not measured" if how != "patched-dpkg"
+            tried = how != "patched-dpkg" or r.read("smoke.patched-dpkg")
+            cells.append("not measured" if tried
                          else "not tried (--patched-dpkg)")
             continue
         kib, _, lines = got

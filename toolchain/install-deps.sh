@@ -45,8 +45,9 @@ set -eu
 #   The foreign machines' programs (testsuite/cross): the cross compilers
 #   and C libraries that lib/machines.def's HT_CROSS lines name (below).
 #   The patched dpkg (dpkg-patches/build.sh, for ./run distro-check's
-#   install roots): libmd-dev and libselinux1-dev, beside the compression
-#   libraries and gettext that the rest already brings.
+#   install roots): curl to fetch dpkg's source, and the libraries its
+#   configure needs (libmd-dev, libselinux1-dev, liblzma-dev, libbz2-dev;
+#   zlib1g-dev and libzstd-dev are above).
 HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
 	m4 bison flex texinfo pkg-config zlib1g-dev libzstd-dev
 	debian-archive-keyring mmdebstrap
@@ -58,7 +59,7 @@ HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
 	qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 	libc6-arm64-cross libc6-dev-arm64-cross
 	debhelper lintian pandoc
-	libmd-dev libselinux1-dev"
+	curl libmd-dev libselinux1-dev liblzma-dev libbz2-dev"
 # The foreign machines' cross compilers and C libraries (testsuite/cross):
 # Debian 12's gcc-TRIPLET and libc6-dev-DEB_ARCH-cross of each HT_CROSS
 # line of lib/machines.def whose CC is gcc.
