@@ -48,19 +48,19 @@ work=$out/work
 
 die() { echo "build-cases: $*" >&2; exit 1; }
 
-# The architectures: ARCH, the compiler driver, the producers' build
-# folder (under BUILD_DIR), the case tree (under OUT), the output kinds
-# it takes ("all": every kind of each producer) and the size of the test
-# program's code (big-text.s's .skip).
-arches='
-amd64     cc                    .       cases           all        0x300000
-arm64     aarch64-linux-gnu-gcc aarch64 cases-arm64     all        0x300000
-arm64-16k aarch64-linux-gnu-gcc aarch64 cases-arm64-16k pie,static 0x2000000
-'
-# The architectures of OUT/kernels (ARCH, or ARCH-PAGE where PAGE is not
-# 4k), amd64 where it lists none.
-want=$(awk '{print ($3 == "4k" || $3 == "") ? $2 : $2 "-" $3}' \
-	"$out/kernels" 2>/dev/null | sort -u)
+# The case trees (testsuite/kernel/arches): TREE, the compiler driver,
+# the producers' build folder (under BUILD_DIR), the case tree's folder
+# (under OUT), the output kinds it takes ("all": every kind of each
+# producer) and the size of the test program's code (big-text.s's .skip).
+arches=$(python3 "$here/lib/arches.py" cases) ||
+	die "testsuite/kernel/arches cannot be read"
+# The case trees of the kernels of OUT/kernels (NAME ARCH PAGE), amd64's
+# where it lists none.
+want=$(awk '{ print $2, ($3 == "" ? "4k" : $3) }' "$out/kernels" 2>/dev/null |
+	sort -u | while read -r arch page; do
+		python3 "$here/lib/arches.py" tree-of "$arch" "$page" ||
+			die "no case tree for $arch with $page pages (testsuite/kernel/arches)"
+	done)
 want=" $(echo ${want:-amd64}) "
 
 # big_text ARCH SIZE FILE: ../lib/big-text.s for ARCH into FILE, with

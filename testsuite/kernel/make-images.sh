@@ -34,15 +34,13 @@ cache=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}/kernels
 msg() { printf 'kernel-matrix: %s\n' "$*" >&2; }
 die() { msg "error: $*"; exit 1; }
 
-# What a guest of each architecture runs, on the host: busybox (arm64's
-# is fetched: see arm64_busybox), the folder of glibc's libraries and
-# their folder in the guest, the dynamic loader and its path in the
-# guest, the folder of the build whose bin/hugetext,
+# What a guest of each architecture runs (testsuite/kernel/arches), on
+# the host: busybox (arm64's is fetched: see arm64_busybox), the folder
+# of glibc's libraries and their folder in the guest, the dynamic loader
+# and its path in the guest, the folder of the build whose bin/hugetext,
 # lib/libhugetext-startup.so and lib/hugetext-audit.so it gets.
-guests='
-amd64 /bin/busybox /lib/x86_64-linux-gnu        /lib/x86_64-linux-gnu  /lib64/ld-linux-x86-64.so.2                  /lib64/ld-linux-x86-64.so.2 .
-arm64 -            /usr/aarch64-linux-gnu/lib   /lib/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 /lib/ld-linux-aarch64.so.1 aarch64
-'
+guests=$(python3 "$here/lib/arches.py" guests) ||
+	die "testsuite/kernel/arches cannot be read"
 
 # Reading Debian 12 for arm64 without touching the host's apt state.
 # shellcheck source=debian-roots/sid-apt.sh
@@ -118,8 +116,7 @@ while read -r name arch page _; do
 	modules=$(awk -v n="$name" '$1 == n {print $2}' "$out/modules")
 	line=$(echo "$guests" | awk -v a="$arch" '$1 == a')
 	# The tree of the architecture and page size (build-cases.sh).
-	key=$arch
-	[ "$page" = 4k ] || key=$arch-$page
+	key=$(python3 "$here/lib/arches.py" tree-of "$arch" "$page") || key=
 	tree=$(awk -v a="$key" '$1 == a {print $2}' "$out/trees")
 	if [ -z "$line" ] || [ -z "$tree" ] || [ -z "$modules" ]; then
 		die "$name: no guest for architecture '$arch', or no programs, or no modules line"

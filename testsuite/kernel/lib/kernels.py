@@ -27,11 +27,14 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "lib"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import arches  # noqa: E402  (testsuite/kernel/lib/arches.py)
 import filesystems  # noqa: E402  (testsuite/lib/filesystems.py)
 import machines  # noqa: E402  (testsuite/lib/machines.py)
 
-# The ELF machine of each Debian architecture's kernels.
-E_MACHINES = {"amd64": "EM_X86_64", "arm64": "EM_AARCH64"}
+# The ELF machine of each Debian architecture's kernels
+# (testsuite/kernel/arches).
+E_MACHINES = {name: row["e_machine"] for name, row in arches.load()[0].items()}
 
 
 def collapse_pmd_since():
@@ -72,7 +75,7 @@ def layout_h_kib(arch):
             return m["h_kib"]
     return None
 
-ARCHES = ("amd64", "arm64")
+ARCHES = tuple(E_MACHINES)
 EXECS = ("small", "64k", "pmd")
 COLLAPSES = ("no", "any", "pmd-folios")
 COLUMNS = "NAME ARCH PAGE VERSION SEED EXEC COLLAPSE SOURCE NOTE"

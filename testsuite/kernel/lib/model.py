@@ -40,6 +40,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+import arches  # noqa: E402
 import filesystems  # noqa: E402  (testsuite/lib)
 import kernels  # noqa: E402
 
@@ -329,9 +330,9 @@ def kinds(producer, method, mode):
 
 
 def tree_arch(k):
-    """The case tree's architecture of K, as toolchain/producers names it:
-    ARCH, or ARCH-PAGE for a base page other than 4 KiB (arm64-16k)."""
-    return k["arch"] if k["page"] == "4k" else "%s-%s" % (k["arch"], k["page"])
+    """The case tree of K's ARCH and PAGE (testsuite/kernel/arches), as
+    toolchain/producers names it: amd64, arm64, arm64-16k."""
+    return arches.tree_of(k["arch"], k["page"])
 
 
 def cells_big_page(k):
