@@ -323,8 +323,13 @@ def main():
         lines.append("Findings:")
         lines += [f"- {f}" for f in findings]
     else:
+        untested = any(read(os.path.join(a.out, p, w, "tests")) == "no"
+                       and ways[w][3] == "yes"
+                       for p in a.packages.split() for w in a.ways.split())
         lines.append("No findings: every build with the default on built and "
-                     "passed its test suite, left its small ELF files byte for "
+                     + ("(its test suite not run: --no-tests) "
+                        if untested else "passed its test suite, ")
+                     + "left its small ELF files byte for "
                      "byte the same, laid out its eligible files, passed the "
                      "guard of dh_hugetext, and worked "
                      "when installed.")
