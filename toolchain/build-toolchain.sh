@@ -116,11 +116,23 @@ JOBS=${HUGETEXT_JOBS:-$(nproc)}
 CACHE=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}
 LLD_SERIES=${HUGETEXT_LLD_SERIES:-$REPO/lld-patches/series}
 LLD_CC=${HUGETEXT_LLD_CC:-clang-$LLVM_MAJOR}
+# Built components kept for other build folders ("Built components in the
+# cache"), named by a key that starts with this script's and its pins'.
+BUILT=$CACHE/built
+SCRIPT_ID=$(cat "$HERE/build-toolchain.sh" "$HERE/pins" | sha256sum | cut -c1-16)
+# Where lld's sources and build folder are inside its build root: the
+# same paths for every build folder, so that a kept build can be used
+# from another one (ninja rebuilds what was built with other paths).
+LLD_GUEST_SRC=/hugetext/llvm
+LLD_GUEST_BUILD=/hugetext/build
 LLD_CXX=${HUGETEXT_LLD_CXX:-clang++-$LLVM_MAJOR}
 VERBOSE=${HUGETEXT_VERBOSE:-0}
 
 TIMINGS=()
 CURRENT_STEP=
+# Per component: the key of its build (set when it is configured) and
+# whether it was unpacked from the cache.
+declare -A BUILT_KEY=() BUILT_RESTORED=()
 BINUTILS_FETCHED=false
 TREES_READY=
 LLD_TREE_READY=false
@@ -699,6 +711,25 @@ reapply_series() {
 	printf '%s\n' "$hash" >"$state/series"
 }
 
+# settle_mtimes PRISTINE WORK FILES: give each of FILES (one per line)
+# in WORK, a new working tree, the mtime of its pristine copy, or that of
+# the pristine tree's top folder for a file the series adds.  A new tree
+# then has the same mtimes in every build folder, older than anything
+# built from it, so that a build kept in the cache and unpacked beside
+# it is up to date.
+settle_mtimes() {
+	local pristine=$1 work=$2 files=$3 f
+	while IFS= read -r f; do
+		if [ -z "$f" ] || [ ! -f "$work/$f" ]; then
+			continue
+		elif [ -f "$pristine/$f" ]; then
+			touch -r "$pristine/$f" "$work/$f"
+		else
+			touch -r "$pristine" "$work/$f"
+		fi
+	done <<<"$files"
+}
+
 # prepare_tree NAME PRISTINE ID WORK SERIES BUILD...: make WORK a copy of
 # the pristine tree with SERIES applied, touching as little as possible
 # (SERIES "none": no series at all, WORK stays pristine).
@@ -708,7 +739,7 @@ reapply_series() {
 # BUILD made from WORK, so those go too.
 prepare_tree() {
 	local name=$1 pristine=$2 id=$3 work=$4 series=$5
-	local state=$4.state patches hash n
+	local state=$4.state patches hash n fresh=false
 	shift 5
 	if [ "$series" = none ]; then
 		patches='' hash=none
@@ -727,12 +758,109 @@ prepare_tree() {
 		: >"$state/touched"
 		printf 'none\n' >"$state/series"
 		printf '%s\n' "$id" >"$state/pristine"
+		fresh=true
 	fi
 	[ "$(cat "$state/series")" != "$hash" ] || return 0
 
 	n=$(printf '%s' "$patches" | grep -c '^' || :)
 	msg "$name: applying $(repo_rel "$series") ($n patches)"
 	reapply_series "$name" "$pristine" "$work" "$state" "$patches" "$hash"
+	! $fresh || settle_mtimes "$pristine" "$work" "$(cat "$state/touched")"
+}
+
+# tree_id WORK: what the working tree WORK holds (its pristine sources
+# and applied series), for the key of what is built from it.
+tree_id() {
+	cat "$1.state/pristine" "$1.state/series"
+}
+
+# --- Built components in the cache -----------------------------------------
+
+# A component's build folder (TC/NAME) is kept in the cache, as
+# BUILT/NAME-KEY.tar.zst, once it is built and verified; KEY is the hash
+# of everything that goes into it: its configuration (flags, target, the
+# environment configure records), the working tree's sources and series,
+# the host's compiler, this script and its pins.  A build folder without
+# TC/NAME unpacks the kept one instead of configuring it; make or ninja
+# then run as always and find nothing to do.  The cache keeps the newest
+# build of each component.
+
+# built_key NAME CONFIG SRC: the key of NAME's build with the
+# configuration CONFIG from the working tree SRC.
+built_key() {
+	{
+		printf '%s\n' "$1" "$2" "$SCRIPT_ID"
+		tree_id "$3"
+		gcc --version | head -n 1
+	} | sha256sum | cut -c1-16
+}
+
+# rewrite_paths DIR OLD NEW: in the text files under DIR, the folder OLD
+# becomes NEW, each file keeping its mtime (binutils' Makefiles and
+# dependency files name the sources in the build folder they were built
+# in; lld's build records only the paths inside its root).
+rewrite_paths() {
+	local dir=$1 old=$2 new=$3 re f t
+	re=$(printf '%s' "$old" | sed 's/[][\\.*^$|]/\\&/g')
+	new=$(printf '%s' "$new" | sed 's/[\\&|]/\\&/g')
+	grep -rlIZF -- "$old" "$dir" | while IFS= read -r -d '' f; do
+		t=$(stat -c %y "$f")
+		sed -i "s|$re|$new|g" "$f"
+		touch -d "$t" "$f"
+	done
+}
+
+# restore_built NAME BUILD CONFIG: when BUILD (TC/NAME) does not exist
+# yet and the cache keeps NAME's build of the key BUILT_KEY[NAME], unpack
+# it as BUILD, configured with CONFIG.  False if there is none.
+restore_built() {
+	local name=$1 build=$2 config=$3 tar tmp old
+	tar=$BUILT/$name-${BUILT_KEY[$name]}.tar.zst
+	[ ! -e "$build" ] && [ -f "$tar" ] || return 1
+	tmp=$TC/.unpack-$name
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	if ! tar -C "$tmp" -I zstd -xf "$tar" ||
+		! old=$(cat "$tmp/$name/.hugetext-built-in"); then
+		msg "warning: $tar cannot be unpacked; building $name"
+		rm -rf "$tmp"
+		return 1
+	fi
+	[ "$old" = "$TC" ] || rewrite_paths "$tmp/$name" "$old" "$TC"
+	mv "$tmp/$name" "$build"
+	rm -rf "$tmp"
+	printf '%s\n' "$config" >"$build.configured"
+	BUILT_RESTORED[$name]=1
+	msg "$name: unpacked its build from the cache ($(basename "$tar"))"
+}
+
+# keep_built NAME: keep TC/NAME, built and verified by this run, in the
+# cache (written beside it and renamed: never half a tarball), and drop
+# the cache's other builds of NAME.
+keep_built() {
+	local name=$1 key=${BUILT_KEY[$1]-} tar tmp f rest
+	[ -n "$key" ] && [ -z "${BUILT_RESTORED[$name]-}" ] || return 0
+	tar=$BUILT/$name-$key.tar.zst
+	[ ! -f "$tar" ] || return 0
+	mkdir -p "$BUILT"
+	printf '%s\n' "$TC" >"$TC/$name/.hugetext-built-in"
+	tmp=$(mktemp "$BUILT/.$name.XXXXXX")
+	chmod 644 "$tmp"
+	if ! tar -C "$TC" -cf - "$name" | zstd -q -1 -T0 >"$tmp"; then
+		rm -f "$tmp"
+		msg "warning: could not keep $name's build in $BUILT"
+		return 0
+	fi
+	mv -f "$tmp" "$tar"
+	for f in "$BUILT/$name"-*.tar.zst; do
+		rest=${f#"$BUILT/$name"-}
+		case $rest in
+		"$key.tar.zst") ;;
+		*-*) ;; # another component's (binutils-vanilla-KEY, ...)
+		*) rm -f "$f" ;;
+		esac
+	done
+	msg "$name: its build is kept in $(basename "$tar")"
 }
 
 # --- binutils --------------------------------------------------------------
@@ -766,7 +894,9 @@ configure_binutils() {
 	local name=$1 src=$2 build=$3 config
 	shift 3
 	config=$(binutils_config "$@")
+	BUILT_KEY[$name]=$(built_key "$name" "$config" "$src")
 	configured_with "$build" config.status "$config" && return 0
+	restore_built "$name" "$build" "$config" && return 0
 	start_configure "$name" "$build"
 	# shellcheck disable=SC2046 # one word per option
 	(cd "$build" && run_logged "$LOGS/$name-configure.log" \
@@ -885,6 +1015,7 @@ build_binutils() {
 	step "binutils: make" make_binutils binutils "$build"
 	step "binutils: install" install_binutils toolchain/binutils "$BIN"
 	step "binutils: verify" verify_binutils "$BIN"
+	step "binutils: keep" keep_built binutils
 }
 
 # The same snapshot without any patch: the unpatched trunk ld that the
@@ -900,6 +1031,7 @@ build_binutils-vanilla() {
 	step "binutils-vanilla: install" install_binutils \
 		toolchain/binutils-vanilla "$BIN/vanilla"
 	step "binutils-vanilla: verify" verify_binutils "$BIN/vanilla"
+	step "binutils-vanilla: keep" keep_built binutils-vanilla
 }
 
 # verify_default_help LD: "LD --help" marks -z hugetext as the default,
@@ -929,6 +1061,7 @@ build_binutils-default() {
 		toolchain/binutils-default "$BIN/default"
 	step "binutils-default: verify" verify_binutils "$BIN/default"
 	step "binutils-default: --help" verify_default_help "$BIN/default/ld.bfd"
+	step "binutils-default: keep" keep_built binutils-default
 }
 
 # cross_triplet COMPONENT: the GNU triplet of the cross binutils
@@ -974,6 +1107,7 @@ build_binutils_cross() {
 		;;
 	*) step "$name: verify" verify_binutils_cross "$name" "$triplet" ;;
 	esac
+	step "$name: keep" keep_built "$name"
 }
 
 # The unpatched cross ld: BUILD_DIR/bin/vanilla/TRIPLET-ld.
@@ -1009,10 +1143,11 @@ write_script() {
 }
 
 # write_lld_in_root NAME ROOT SRC BUILD: TC/NAME-in-root COMMAND... runs
-# COMMAND in the build root ROOT with the lld sources SRC and the build
-# BUILD at their own paths (debian-roots/in-root), with LLVM's bin folder
-# first in PATH.  The build and the tests' lit runs use it (TC/lld-in-root:
-# run-tests; TC/lld-default-in-root: default-regress).
+# COMMAND in the build root ROOT with the lld sources SRC at LLD_GUEST_SRC
+# and the build BUILD at LLD_GUEST_BUILD (debian-roots/in-root), in that
+# folder, with LLVM's bin folder first in PATH.  The build and the tests'
+# lit runs use it (TC/lld-in-root: run-tests, "lit test/ELF";
+# TC/lld-default-in-root: default-regress).
 write_lld_in_root() {
 	local name=$1 root=$2 src=$3 build=$4 p
 	for p in "$REPO" "$root" "$src" "$build"; do
@@ -1021,32 +1156,36 @@ write_lld_in_root() {
 	mkdir -p "$build"
 	write_script "$TC/$name-in-root" '#!/bin/sh' \
 		"# Made by toolchain/build-toolchain.sh: COMMAND in ld.lld's sid" \
-		"# build root, with its sources and build at their own paths." \
-		"exec $REPO/debian-roots/in-root $root $src $build -- \\" \
-		"	env PATH=$LLVM_PREFIX/bin:/usr/bin:/bin \"\$@\""
+		"# build root, in its build folder ($LLD_GUEST_BUILD there)." \
+		"exec $REPO/debian-roots/in-root $root $src=$LLD_GUEST_SRC \\" \
+		"	$build=$LLD_GUEST_BUILD -- \\" \
+		"	env PATH=$LLVM_PREFIX/bin:/usr/bin:/bin \\" \
+		"	sh -c 'cd $LLD_GUEST_BUILD && exec \"\$@\"' sh \"\$@\""
 }
 
-# lld_llvm_dir BUILD: the folder of the LLVMConfig.cmake that the lld
-# build in BUILD finds.  A standalone lld takes its version from the LLVM
-# it is built against; where the build root's LLVM is a later point
-# release of the series than the sources (LLVM_ROOT_VERSION), BUILD gets
-# a LLVMConfig.cmake that reads the root's and then gives the version of
-# the sources, so that ld.lld --version and .comment say what was built.
+# The folder, in the build folder, of a LLVMConfig.cmake of our own.
+LLD_LLVM_CMAKE=hugetext-llvm-cmake
+
+# lld_llvm_dir: the folder, inside the build root, of the LLVMConfig.cmake
+# that the lld build finds.  A standalone lld takes its version from the
+# LLVM it is built against; where the build root's LLVM is a later point
+# release of the series than the sources (LLVM_ROOT_VERSION), the build
+# folder gets a LLVMConfig.cmake that reads the root's and then gives the
+# version of the sources, so that ld.lld --version and .comment say what
+# was built.
 lld_llvm_dir() {
-	local dir=$1/hugetext-llvm-cmake
 	if [ "$LLVM_ROOT_VERSION" = "$LLVM_VERSION" ]; then
 		printf '%s\n' "$LLVM_PREFIX/lib/cmake/llvm"
 		return 0
 	fi
-	printf '%s\n' "$dir"
+	printf '%s\n' "$LLD_GUEST_BUILD/$LLD_LLVM_CMAKE"
 }
 
-# write_llvm_dir BUILD: write lld_llvm_dir's LLVMConfig.cmake, where it
-# is not the root's own.
+# write_llvm_dir BUILD: write lld_llvm_dir's LLVMConfig.cmake into the
+# build folder BUILD, where it is not the root's own.
 write_llvm_dir() {
-	local dir v=$LLVM_VERSION
-	dir=$(lld_llvm_dir "$1")
-	[ "$dir" != "$LLVM_PREFIX/lib/cmake/llvm" ] || return 0
+	local dir=$1/$LLD_LLVM_CMAKE v=$LLVM_VERSION
+	[ "$(lld_llvm_dir)" != "$LLVM_PREFIX/lib/cmake/llvm" ] || return 0
 	mkdir -p "$dir"
 	printf '%s\n' "# Made by toolchain/build-toolchain.sh: sid's LLVM" \
 		"# $LLVM_ROOT_VERSION, named as the lld sources ($v) are." \
@@ -1055,22 +1194,22 @@ write_llvm_dir() {
 		"set(LLVM_VERSION_PATCH ${v##*.})" >"$dir/LLVMConfig.cmake"
 }
 
-# lld_config BUILD [OPTION...]: the whole configuration of the lld build
-# in BUILD, the common options and then OPTIONs (cmake's), one per line.
+# lld_config [OPTION...]: the whole configuration of an lld build, the
+# common options and then OPTIONs (cmake's), one per line.
 lld_config() {
 	printf '%s\n' -G Ninja -DCMAKE_BUILD_TYPE=Release \
 		"-DCMAKE_C_COMPILER=$LLD_CC" "-DCMAKE_CXX_COMPILER=$LLD_CXX" \
-		"-DLLVM_DIR=$(lld_llvm_dir "$1")" \
+		"-DLLVM_DIR=$(lld_llvm_dir)" \
 		-DLLVM_INCLUDE_TESTS=ON \
 		"-DLLVM_EXTERNAL_LIT=$LLVM_PREFIX/bin/lit"
 	# Linking with lld (lld-N in the root) is quicker; only clang takes
 	# -fuse-ld=lld for sure.
 	case $LLD_CXX in clang++*) printf '%s\n' -DLLVM_USE_LINKER=lld ;; esac
-	shift
 	[ $# -eq 0 ] || printf '%s\n' "$@"
 	# Another root (other packages, other versions) configures afresh.
 	printf '%s\n' "CFLAGS=${CFLAGS-} CXXFLAGS=${CXXFLAGS-}" \
-		"LDFLAGS=${LDFLAGS-}" "ROOT=$(buildroot_dir)"
+		"LDFLAGS=${LDFLAGS-}" "ROOT=$(buildroot_dir)" \
+		"PATHS=$LLD_GUEST_SRC $LLD_GUEST_BUILD"
 }
 
 # configure_lld NAME SRC BUILD [OPTION...]: cmake in the build root
@@ -1078,8 +1217,10 @@ lld_config() {
 configure_lld() {
 	local name=$1 src=$2 build=$3 config args=()
 	shift 3
-	config=$(lld_config "$build" "$@")
+	config=$(lld_config "$@")
+	BUILT_KEY[$name]=$(built_key "$name" "$config" "$src")
 	configured_with "$build" build.ninja "$config" && return 0
+	restore_built "$name" "$build" "$config" && return 0
 	start_configure "$name" "$build"
 	write_llvm_dir "$build"
 	mapfile -t args < <(printf '%s\n' "$config" | grep -v '^[A-Z]*=')
@@ -1087,17 +1228,17 @@ configure_lld() {
 	run_logged "$LOGS/$name-cmake.log" "$TC/$name-in-root" \
 		env CFLAGS="${CFLAGS-}" CXXFLAGS="${CXXFLAGS-}" \
 		LDFLAGS="${LDFLAGS-}" \
-		cmake -S "$src/lld" -B "$build" "${args[@]}"
+		cmake -S "$LLD_GUEST_SRC/lld" -B "$LLD_GUEST_BUILD" "${args[@]}"
 	printf '%s\n' "$config" >"$build.configured"
 }
 
 # The default target builds bin/lld and its ld.lld link, all that
 # check-lld needs: lit can then run lld/test/ELF from the build directory.
-# ninja_lld NAME BUILD
+# ninja_lld NAME
 ninja_lld() {
 	local log=$LOGS/$1-ninja.log
 	msg "$1: ninja in the build root (log: $(repo_rel "$log"))"
-	run_logged "$log" "$TC/$1-in-root" ninja -C "$2" -j "$JOBS"
+	run_logged "$log" "$TC/$1-in-root" ninja -j "$JOBS"
 }
 
 # install_lld BUILD DIR: DIR/ld.lld (DIR: BIN or a folder in it), a
@@ -1191,9 +1332,10 @@ build_lld() {
 	prepare_lld_tree "$src"
 	write_lld_in_root lld "$(buildroot_dir)" "$src" "$build"
 	step "lld: configure" configure_lld lld "$src" "$build"
-	step "lld: ninja" ninja_lld lld "$build"
+	step "lld: ninja" ninja_lld lld
 	step "lld: install" install_lld "$build" "$BIN"
 	step "lld: verify" verify_lld "$build" "$BIN"
+	step "lld: keep" keep_built lld
 }
 
 # ld.lld with -z hugetext on by default (-DLLD_DEFAULT_HUGETEXT=ON): the
@@ -1207,10 +1349,11 @@ build_lld-default() {
 	write_lld_in_root lld-default "$(buildroot_dir)" "$src" "$build"
 	step "lld-default: configure" configure_lld lld-default "$src" \
 		"$build" -DLLD_DEFAULT_HUGETEXT=ON
-	step "lld-default: ninja" ninja_lld lld-default "$build"
+	step "lld-default: ninja" ninja_lld lld-default
 	step "lld-default: install" install_lld "$build" "$BIN/default"
 	step "lld-default: verify" verify_lld "$build" "$BIN/default"
 	step "lld-default: default" verify_lld_default "$BIN/default/ld.lld"
+	step "lld-default: keep" keep_built lld-default
 }
 
 # --- Main ------------------------------------------------------------------

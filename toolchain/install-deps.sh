@@ -48,6 +48,8 @@ set -eu
 #   install roots): curl to fetch dpkg's source, and the libraries its
 #   configure needs (libmd-dev, libselinux1-dev, liblzma-dev, libbz2-dev;
 #   zlib1g-dev and libzstd-dev are above).
+#   zstd: the built toolchain's folders are kept in the cache as
+#   .tar.zst (build-toolchain.sh).
 HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
 	m4 bison flex texinfo pkg-config zlib1g-dev libzstd-dev
 	debian-archive-keyring mmdebstrap
@@ -59,7 +61,7 @@ HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
 	qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 	libc6-arm64-cross libc6-dev-arm64-cross
 	debhelper lintian pandoc
-	curl libmd-dev libselinux1-dev liblzma-dev libbz2-dev"
+	curl libmd-dev libselinux1-dev liblzma-dev libbz2-dev zstd"
 # The foreign machines' cross compilers and C libraries (testsuite/cross):
 # Debian 12's gcc-TRIPLET and libc6-dev-DEB_ARCH-cross of each HT_CROSS
 # line of lib/machines.def whose CC is gcc.

@@ -239,6 +239,10 @@ if os.path.isfile(os.path.join(cache, "llvm", "llvm-%s.ok" %
                                pinned("LLVM_VERSION"))):
     config.available_features.add("llvm-cache")
 config.substitutions.append(("%{hugetext-cache}", cache))
+# A cross binutils this build folder built, which the pipeline then keeps
+# in the cache (toolchain/kept-build.test).
+if built("s390x-linux-gnu-ld"):
+    config.available_features.add("s390x-ld")
 for var in ("HOME", "HUGETEXT_CACHE", "XDG_CACHE_HOME"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
