@@ -811,12 +811,13 @@ rewrite_paths() {
 }
 
 # restore_built NAME BUILD CONFIG: when BUILD (TC/NAME) does not exist
-# yet and the cache keeps NAME's build of the key BUILT_KEY[NAME], unpack
-# it as BUILD, configured with CONFIG.  False if there is none.
+# yet (or is an empty folder) and the cache keeps NAME's build of the key
+# BUILT_KEY[NAME], unpack it as BUILD, configured with CONFIG.  False if
+# there is none.
 restore_built() {
 	local name=$1 build=$2 config=$3 tar tmp old
 	tar=$BUILT/$name-${BUILT_KEY[$name]}.tar.zst
-	[ ! -e "$build" ] && [ -f "$tar" ] || return 1
+	[ -f "$tar" ] && [ -z "$(ls -A "$build" 2>/dev/null)" ] || return 1
 	tmp=$TC/.unpack-$name
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
@@ -827,6 +828,7 @@ restore_built() {
 		return 1
 	fi
 	[ "$old" = "$TC" ] || rewrite_paths "$tmp/$name" "$old" "$TC"
+	rm -rf "$build" "$build.configured"
 	mv "$tmp/$name" "$build"
 	rm -rf "$tmp"
 	printf '%s\n' "$config" >"$build.configured"
