@@ -83,11 +83,15 @@ got=${got%%$'\n'*}
 [ "$got" = "$ld_version" ] ||
 	die "gcc ${driver_flags[*]} runs '$got', not $ld ('$ld_version')"
 
+# H, x86-64's huge page (lib/machines.def), as max-page-size takes it.
+h_kib=$(python3 "$top/testsuite/lib/machines.py" h_kib x86-64) ||
+	die "lib/machines.def gives no H for x86-64"
+h=$(printf '%#x' $((h_kib * 1024)))
 ways=(
 	"plain (\`-z separate-code\`)|-z separate-code"
 	"\`-z noseparate-code\`|-z noseparate-code"
-	"\`-z max-page-size=0x200000\`|-z max-page-size=0x200000"
-	"\`-z max-page-size=0x200000 -z noseparate-code\`|-z max-page-size=0x200000 -z noseparate-code"
+	"\`-z max-page-size=$h\`|-z max-page-size=$h"
+	"\`-z max-page-size=$h -z noseparate-code\`|-z max-page-size=$h -z noseparate-code"
 	"\`-z hugetext\`|-z hugetext"
 	"\`-z hugetext -z noseparate-code\`|-z hugetext -z noseparate-code"
 )

@@ -5,7 +5,7 @@
 #        (defaults: build, 15, every producer marked "bench")
 #
 # Links two programs -- the demo program (4 MiB of code) and a bigger one
-# (40 MiB) -- as each hugetext producer that toolchain/producers marks
+# (40 MiB) -- as each hugetext producer that producers/table marks
 # "bench" links them, where BUILD_DIR can (today: bfd and lld, the
 # patched linkers with -z hugetext, and plugin, the system's ld.bfd with
 # BUILD_DIR/lib/hugetext.so), and as its baseline (the same linker
@@ -40,7 +40,7 @@ shift $(($# < 2 ? $# : 2))
 only=$*
 bin=$build/bin
 work=$build/bench/link-time
-producer=$top/toolchain/producer
+producer=$top/producers/producer
 mkdir -p "$work"
 
 say() { printf '%s\n' "$*"; }
@@ -67,16 +67,43 @@ fi
 
 now_ns() { date +%s%N; }
 
-# link FLAGS EXTRA PROGRAM OUT: one link with the driver flags FLAGS and
-# the extra objects EXTRA, its wall time in ns on stdout.
-link() {
-	t0=$(now_ns)
-	if [ "$3" = clang ]; then
-		# shellcheck disable=SC2046,SC2086 # one input per line; flag lists
-		g++ $1 $(cat "$clang_dir/link-inputs") $2 -o "$out/$4"
+# args PRODUCER PROGRAM OUT: the driver's arguments that link PROGRAM
+# into OUT as PRODUCER does (`producer command`), on one line, with
+# HUGETEXT_BENCH_FLAGS before the inputs.
+args() {
+	if [ "$2" = clang ]; then
+		# shellcheck disable=SC2046 # one input per line
+		set -- "$1" "$3" $(cat "$clang_dir/link-inputs")
 	else
-		gcc $1 "$work/main.o" "$work/$3.o" $2 -o "$out/$4"
+		set -- "$1" "$3" "$work/main.o" "$work/$2.o"
 	fi
+	p=$1 o=$2
+	shift 2
+	# shellcheck disable=SC2086 # a list of flags
+	words=$("$producer" command "$p" "$build" pie "$o" \
+		${HUGETEXT_BENCH_FLAGS:-} "$@") || exit 1
+	printf '%s\n' "$words" | paste -sd ' '
+}
+
+# with_plugin SO ARGS: ARGS with the plugin SO in place of the one they
+# load.
+with_plugin() {
+	so=$1
+	shift
+	for w in $1; do
+		case $w in -Wl,-plugin,*) w=-Wl,-plugin,$so ;; esac
+		printf '%s ' "$w"
+	done
+}
+
+# link PROGRAM ARGS: one link of PROGRAM (g++ for clang, else gcc) with
+# the driver's arguments ARGS, its wall time in ns on stdout.
+link() {
+	driver=gcc
+	[ "$1" != clang ] || driver=g++
+	t0=$(now_ns)
+	# shellcheck disable=SC2086 # a list of words without blanks
+	$driver $2 || exit 1
 	t1=$(now_ns)
 	echo $((t1 - t0))
 }
@@ -94,36 +121,35 @@ for p in $producers; do
 		continue
 	fi
 	base=$("$producer" baseline "$p")
-	[ -n "$base" ] || die "toolchain/producers: $p has no baseline"
-	a_flags=$("$producer" flags "$base" "$build")
-	a_extra=$("$producer" extra "$base" "$build")
-	b_flags=$("$producer" flags "$p" "$build")
-	b_extra=$("$producer" extra "$p" "$build")
-	a_flags="$a_flags ${HUGETEXT_BENCH_FLAGS:-}"
-	b_flags="$b_flags ${HUGETEXT_BENCH_FLAGS:-}"
+	[ -n "$base" ] || die "producers/table: $p has no baseline"
 	label=$p
-	if [ -n "$plugin_base" ]; then
-		# The same flags, with the other plugin.
-		a_flags="${b_flags%%-Wl,-plugin,*}-Wl,-plugin,$plugin_base"
-		label=plugin-ab
-	fi
+	[ -z "$plugin_base" ] || label=plugin-ab
 	for out in $outs; do
 		fs=$(df --output=fstype "$out" | tail -n 1)
 		for prog in $programs; do
-			link "$a_flags" "$a_extra" "$prog" warm >/dev/null	# page cache, once
+			a_args=$(args "$base" "$prog" "$out/plain") || exit 1
+			b_args=$(args "$p" "$prog" "$out/huge") || exit 1
+			if [ -n "$plugin_base" ]; then
+				# The same link, with the other plugin.
+				a_args=$(with_plugin "$plugin_base" \
+					"$(args "$p" "$prog" "$out/plain")") || exit 1
+			fi
+			link "$prog" "$a_args" >/dev/null || die "linking $prog ($base) failed" # page cache, once
 			i=0
 			while [ $i -lt "$pairs" ]; do
 				if [ $((i % 2)) -eq 0 ]; then
-					a=$(link "$a_flags" "$a_extra" "$prog" plain)
-					b=$(link "$b_flags" "$b_extra" "$prog" huge)
+					a=$(link "$prog" "$a_args")
+					b=$(link "$prog" "$b_args")
 				else
-					b=$(link "$b_flags" "$b_extra" "$prog" huge)
-					a=$(link "$a_flags" "$a_extra" "$prog" plain)
+					b=$(link "$prog" "$b_args")
+					a=$(link "$prog" "$a_args")
 				fi
+				[ -n "$a" ] && [ -n "$b" ] ||
+					die "linking $prog ($base or $p) failed"
 				echo "$label $prog@$fs $a $b" >>"$results"
 				i=$((i + 1))
 			done
-			rm -f "$out/plain" "$out/huge" "$out/warm"
+			rm -f "$out/plain" "$out/huge"
 		done
 	done
 done

@@ -11,8 +11,11 @@ Reads, from RESULTS_DIR:
   status-PROGRAM-VARIANT.json   `hugetext status --json` while it ran
   machine.txt, perf.txt, tlb-reach.txt   shown as they are
 
-Each hugetext variant is compared with the plain link of the same linker
-run in the same round: the ratio is the median of the per-round ratios,
+The variants, their labels and what each is compared with come from
+producers/table (the producers marked "bench"): each is compared with
+its baseline there where the benchmarks run that one (ld.lld -z hugetext
+with ld.lld's plain link), else with Debian's plain link, run in the same
+round; link times with the baseline itself.  The ratio is the median of the per-round ratios,
 with a 95 % bootstrap confidence interval (10,000 resamples of the
 rounds, fixed seed, so the report is reproducible from the data).
 """
@@ -23,20 +26,30 @@ import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "producers"))
 from ratio import pct, ratio_ci  # noqa: E402
+import producer  # noqa: E402
 
-# Variant -> the plain link it is compared with.
-BASELINE = {"bfd": "plain", "plugin": "plain", "lld": "lld-plain",
-            "lld-plain": "plain"}
-VARIANTS = ["plain", "bfd", "plugin", "lld-plain", "lld"]
-LABEL = {
-    "plain": "plain (Debian ld.bfd)",
-    "bfd": "ld.bfd -z hugetext",
-    "plugin": "plugin (Debian ld.bfd)",
-    "lld-plain": "ld.lld, plain",
-    "lld": "ld.lld -z hugetext",
-}
+
+def variants():
+    """The producers the benchmarks run (marked "bench" in
+    producers/table), in the table's order: their labels, and the
+    variant each is compared with at run time: its baseline where the
+    benchmarks run that one, else the first (Debian's plain link)."""
+    table = producer.load()
+    rows = [r for r in table if "bench" in producer.words(r["in"])]
+    names = [r["name"] for r in rows]
+    label = {r["name"]: r["label"] for r in table}
+    baseline = {}
+    for r in rows[1:]:
+        baseline[r["name"]] = (r["baseline"] if r["baseline"] in names
+                               else names[0])
+    return names, baseline, label
+
+
+VARIANTS, BASELINE, LABEL = variants()
 WORKLOADS = {"itlb": "iTLB stress (64 MiB of text)",
              "clang": "clang -O2, 24 files of BFD"}
 MIB = 1 << 20
@@ -144,12 +157,11 @@ def link_table(links, out):
             "| program | producer | pairs | plain s | hugetext s | ratio "
             "| 95 % CI |",
             "|---|---|---:|---:|---:|---:|---:|"]
-    plain_of = {"bfd": "patched ld.bfd", "plugin": "Debian ld.bfd",
-                "lld": "ld.lld"}
     for (prog, variant), pairs in by.items():
         mid, lo, hi = ratio_ci(pairs)
+        base = producer.find(producer.load(), variant)["baseline"]
         out.append(
-            f"| {prog} | {LABEL[variant]} (plain: {plain_of[variant]}) "
+            f"| {prog} | {LABEL[variant]} (vs. {LABEL[base]}) "
             f"| {len(pairs)} "
             f"| {statistics.median(p for p, _ in pairs) / 1e9:.2f} "
             f"| {statistics.median(h for _, h in pairs) / 1e9:.2f} "

@@ -43,14 +43,14 @@ gcc -B"$bin/" -c "$work/text.s" -o "$work/text.o"
 gcc -B"$bin/" -O2 -c "$top/demo/main.c" -o "$work/main.o"
 
 # ---- 2. Link it every way this build can: each producer that
-# toolchain/producers marks "demo".
-producer=$top/toolchain/producer
+# producers/table marks "demo".
+producer=$top/producers/producer
 producers=$("$producer" list --in demo)
 huge_producers=$("$producer" list --hugetext)
 huge_producers=" $(echo $huge_producers) "
 variants=
 huge_linked=no
-say "== Linking (toolchain/producers: the producers marked demo)"
+say "== Linking (producers/table: the producers marked demo)"
 for p in $producers; do
 	# Exit 1: this build cannot link that way (skip it); anything else
 	# is a broken table or reader.
@@ -63,12 +63,11 @@ for p in $producers; do
 	flags=$("$producer" flags "$p" "$build")
 	extra=$("$producer" extra "$p" "$build")
 	ld=$("$producer" linker "$p" "$build")
-	if ! gcc $flags "$work/main.o" "$work/text.o" $extra -o "$work/$p" \
-		2>"$work/$p.log"; then
+	if ! "$producer" link --cc gcc "$p" "$build" pie "$work/$p" \
+		"$work/main.o" "$work/text.o" 2>"$work/$p.log"; then
 		say "  $p: link failed:"; sed 's/^/    /' "$work/$p.log"
 		exit 1
 	fi
-	[ -z "$("$producer" post "$p")" ] || "$producer" finish "$p" "$work/$p"
 	variants="$variants $p"
 	case $huge_producers in *" $p "*) huge_linked=yes ;; esac
 	say "  $p: $("$producer" describe "$p")"

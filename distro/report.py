@@ -19,6 +19,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import data  # noqa: E402  (distro/packages and distro/ways)
+
 DATA = os.path.dirname(os.path.abspath(__file__))
 
 BEGIN = "<!-- distro-check: begin (written by ./run distro-check --write-docs) -->"
@@ -43,19 +46,10 @@ def delta(new, old):
     return f" ({(new - old) / old * 100:+.1f} %)"
 
 
-def data(name):
-    """The lines of distro/NAME, split into words, without comments."""
-    with open(os.path.join(DATA, name)) as f:
-        return [line.split() for line in f
-                if line.strip() and not line.lstrip().startswith("#")]
-
-
 def test_patterns():
     """{package: the TESTS regular expression of distro/packages}."""
-    with open(os.path.join(DATA, "packages")) as f:
-        rows = [line.split(None, 5) for line in f
-                if line.strip() and not line.lstrip().startswith("#")]
-    return {r[0]: re.compile(r[5].strip(), re.M) for r in rows}
+    return {r["name"]: re.compile(r["tests"], re.M)
+            for r in data.packages(DATA)}
 
 
 def test_summary(out, pkg, way, pattern):
@@ -107,7 +101,7 @@ def build_cells(r, ways, pattern):
     """The build's cells (build and tests, build time), and its checks:
     it built, and its test suite sums up as the first way's."""
     # What the build did: a run with --no-tests builds without them.
-    tested = r.read("tests", ways[r.way][3]) == "yes"
+    tested = r.read("tests", ways[r.way]["tests"]) == "yes"
     reference = next(iter(ways))
     status = r.read("status", "not built")
     secs = r.read("seconds")
@@ -202,7 +196,7 @@ def row(out, pkg, way, ways, pattern, findings, sums):
     are added to FINDINGS and SUMS.  WAYS: distro/ways' rows by name, in
     order; the first way's test summary is the one to match."""
     r = Row(out, pkg, way, findings, sums)
-    on = ways[way][1] != "-"
+    on = ways[way]["baseline"] != "-"
     cells = [pkg, way] + build_cells(r, ways, pattern)
     smoke = smoke_check(r)
     cells += compare_cells(r) if on else ["-"] * 5
@@ -236,7 +230,7 @@ def installed_row(out, pkg, way, ways, findings, sums):
     """The row of the table of installed sizes: PKG's WAY build installed
     each way, against its baseline's; its checks go to SUMS."""
     r = Row(out, pkg, way, findings, sums)
-    base = ways[way][1]
+    base = ways[way]["baseline"]
     cells = [pkg, way]
     verify = []
     for how, words in INSTALLS:
@@ -290,7 +284,7 @@ def main():
     a = ap.parse_args()
     global DATA
     DATA = a.data or DATA
-    ways = {w[0]: w for w in data("ways")}
+    ways = {w["name"]: w for w in data.ways(DATA)}
     patterns = test_patterns()
     findings = []
     sums = []
@@ -324,7 +318,7 @@ def main():
         lines += [f"- {f}" for f in findings]
     else:
         untested = any(read(os.path.join(a.out, p, w, "tests")) == "no"
-                       and ways[w][3] == "yes"
+                       and ways[w]["tests"] == "yes"
                        for p in a.packages.split() for w in a.ways.split())
         lines.append("No findings: every build with the default on built and "
                      + ("(its test suite not run: --no-tests) "

@@ -618,35 +618,34 @@ registration_failed (const char *what)
   return LDPS_ERR;
 }
 
+/* The hooks the linker offers to register.  */
+struct hooks
+{
+  ld_plugin_register_claim_file claim;
+  ld_plugin_register_all_symbols_read read;
+  ld_plugin_register_cleanup cleanup;
+};
+
 /* The first part of the interface the plugin needs that the linker did
-   not pass (the message function, the hook registrations, add_input_file),
-   or NULL.  */
+   not pass (the message function, the hook registrations in H,
+   add_input_file), or NULL.  */
 static const char *
-missing_interface (ld_plugin_register_claim_file reg_claim,
-		   ld_plugin_register_all_symbols_read reg_read,
-		   ld_plugin_register_cleanup reg_cleanup)
+missing_interface (const struct hooks *h)
 {
   return message == NULL ? "LDPT_MESSAGE"
-	 : reg_claim == NULL ? "LDPT_REGISTER_CLAIM_FILE_HOOK"
-	 : reg_read == NULL ? "LDPT_REGISTER_ALL_SYMBOLS_READ_HOOK"
-	 : reg_cleanup == NULL ? "LDPT_REGISTER_CLEANUP_HOOK"
+	 : h->claim == NULL ? "LDPT_REGISTER_CLAIM_FILE_HOOK"
+	 : h->read == NULL ? "LDPT_REGISTER_ALL_SYMBOLS_READ_HOOK"
+	 : h->cleanup == NULL ? "LDPT_REGISTER_CLEANUP_HOOK"
 	 : add_input_file == NULL ? "LDPT_ADD_INPUT_FILE" : NULL;
 }
 
-/* The plugin's one exported symbol.  */
-__attribute__ ((visibility ("default")))
-enum ld_plugin_status onload (struct ld_plugin_tv *tv);
-
-enum ld_plugin_status
-onload (struct ld_plugin_tv *tv)
+/* Take what the plugin uses from the linker's transfer vector TV: the
+   message function, add_input_file, the output's type and name, into
+   the globals; the hook registrations into H.  */
+static void
+read_transfer_vector (const struct ld_plugin_tv *tv, struct hooks *h)
 {
-  ld_plugin_register_claim_file reg_claim = NULL;
-  ld_plugin_register_all_symbols_read reg_read = NULL;
-  ld_plugin_register_cleanup reg_cleanup = NULL;
-  struct ld_plugin_tv *t;
-  char err[256];
-  const char *missing;
-  char *self;
+  const struct ld_plugin_tv *t;
 
   for (t = tv; t->tv_tag != LDPT_NULL; t++)
     switch (t->tv_tag)
@@ -655,13 +654,13 @@ onload (struct ld_plugin_tv *tv)
 	message = t->tv_u.tv_message;
 	break;
       case LDPT_REGISTER_CLAIM_FILE_HOOK:
-	reg_claim = t->tv_u.tv_register_claim_file;
+	h->claim = t->tv_u.tv_register_claim_file;
 	break;
       case LDPT_REGISTER_ALL_SYMBOLS_READ_HOOK:
-	reg_read = t->tv_u.tv_register_all_symbols_read;
+	h->read = t->tv_u.tv_register_all_symbols_read;
 	break;
       case LDPT_REGISTER_CLEANUP_HOOK:
-	reg_cleanup = t->tv_u.tv_register_cleanup;
+	h->cleanup = t->tv_u.tv_register_cleanup;
 	break;
       case LDPT_ADD_INPUT_FILE:
 	add_input_file = t->tv_u.tv_add_input_file;
@@ -675,51 +674,89 @@ onload (struct ld_plugin_tv *tv)
       default:
 	break;
       }
-  missing = missing_interface (reg_claim, reg_read, reg_cleanup);
-  if (missing != NULL)
-    {
-      say ("error: this linker lacks the plugin interface hugetext.so "
-	   "needs (%s; GNU ld 2.40 or later has it)", missing);
-      return LDPS_ERR;
-    }
+}
 
-  /* -plugin-opt= values, in order: the last of hugetext/nohugetext wins.  */
+/* The -plugin-opt= values of TV, in order (the last of hugetext and
+   nohugetext wins); false, and said, on a bad one.  */
+static bool
+read_options (const struct ld_plugin_tv *tv)
+{
+  const struct ld_plugin_tv *t;
+  char err[256];
+
   for (t = tv; t->tv_tag != LDPT_NULL; t++)
     if (t->tv_tag == LDPT_OPTION
 	&& plugin_option_parse (&opts, t->tv_u.tv_string, err,
 				sizeof err) != 0)
       {
 	tell (LDPL_ERROR, "%s", err);
-	return LDPS_ERR;
+	return false;
       }
+  return true;
+}
+
+/* What the linker was asked to do: its command line and what follows
+   from it (link_facts_read), and the plugin kept loaded, since ld
+   unloads its plugins before the process exits and the exit handler
+   must stay.  False, and said, when either cannot be had.  */
+static bool
+read_link (void)
+{
+  char *self;
+  bool kept;
 
   if (cmdline_read_self (&cmd) != 0)
     {
       tell (LDPL_ERROR, "hugetext: cannot read the command line: %s",
-	       strerror (errno));
-      return LDPS_ERR;
+	    strerror (errno));
+      return false;
     }
   self = self_path ();
   link_facts_read (&facts, &cmd, self);
-  /* ld unloads its plugins before the process exits; the exit handler
-     must stay.  */
-  if (self == NULL || dlopen (self, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE)
-		      == NULL)
-    {
-      tell (LDPL_ERROR, "hugetext: cannot keep the plugin loaded: %s",
-	       self == NULL ? "its path is unknown" : dlerror ());
-      free (self);
-      return LDPS_ERR;
-    }
+  kept = self != NULL
+	 && dlopen (self, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE) != NULL;
+  if (!kept)
+    tell (LDPL_ERROR, "hugetext: cannot keep the plugin loaded: %s",
+	  self == NULL ? "its path is unknown" : dlerror ());
   free (self);
+  return kept;
+}
 
-  if (reg_claim (claim_file) != LDPS_OK)
+/* Register the hooks in H and the exit handler, naming the one that
+   fails.  */
+static enum ld_plugin_status
+register_hooks (const struct hooks *h)
+{
+  if (h->claim (claim_file) != LDPS_OK)
     return registration_failed ("the claim-file hook");
-  if (reg_read (all_symbols_read) != LDPS_OK)
+  if (h->read (all_symbols_read) != LDPS_OK)
     return registration_failed ("the all-symbols-read hook");
-  if (reg_cleanup (cleanup) != LDPS_OK)
+  if (h->cleanup (cleanup) != LDPS_OK)
     return registration_failed ("the cleanup hook");
   if (on_exit (at_exit, NULL) != 0)
     return registration_failed ("the exit handler");
   return LDPS_OK;
+}
+
+/* The plugin's one exported symbol.  */
+__attribute__ ((visibility ("default")))
+enum ld_plugin_status onload (struct ld_plugin_tv *tv);
+
+enum ld_plugin_status
+onload (struct ld_plugin_tv *tv)
+{
+  struct hooks h = { NULL, NULL, NULL };
+  const char *missing;
+
+  read_transfer_vector (tv, &h);
+  missing = missing_interface (&h);
+  if (missing != NULL)
+    {
+      say ("error: this linker lacks the plugin interface hugetext.so "
+	   "needs (%s; GNU ld 2.40 or later has it)", missing);
+      return LDPS_ERR;
+    }
+  if (!read_options (tv) || !read_link ())
+    return LDPS_ERR;
+  return register_hooks (&h);
 }

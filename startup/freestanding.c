@@ -80,6 +80,46 @@ sys6 (long n, long a, long b, long c, long d, long e, long f)
 		    : "memory");
   return x0;
 }
+#elif defined __riscv && __riscv_xlen == 64
+static long
+sys6 (long n, long a, long b, long c, long d, long e, long f)
+{
+  register long a7 __asm__ ("a7") = n;
+  register long a0 __asm__ ("a0") = a;
+  register long a1 __asm__ ("a1") = b;
+  register long a2 __asm__ ("a2") = c;
+  register long a3 __asm__ ("a3") = d;
+  register long a4 __asm__ ("a4") = e;
+  register long a5 __asm__ ("a5") = f;
+
+  __asm__ volatile ("ecall"
+		    : "+r" (a0)
+		    : "r" (a7), "r" (a1), "r" (a2), "r" (a3), "r" (a4),
+		      "r" (a5)
+		    : "memory");
+  return a0;
+}
+#elif defined __loongarch__ && __loongarch_grlen == 64
+static long
+sys6 (long n, long a, long b, long c, long d, long e, long f)
+{
+  register long a7 __asm__ ("$a7") = n;
+  register long a0 __asm__ ("$a0") = a;
+  register long a1 __asm__ ("$a1") = b;
+  register long a2 __asm__ ("$a2") = c;
+  register long a3 __asm__ ("$a3") = d;
+  register long a4 __asm__ ("$a4") = e;
+  register long a5 __asm__ ("$a5") = f;
+
+  /* The kernel may clobber $t0-$t8.  */
+  __asm__ volatile ("syscall 0"
+		    : "+r" (a0)
+		    : "r" (a7), "r" (a1), "r" (a2), "r" (a3), "r" (a4),
+		      "r" (a5)
+		    : "$t0", "$t1", "$t2", "$t3", "$t4", "$t5", "$t6", "$t7",
+		      "$t8", "memory");
+  return a0;
+}
 #else
 #error "freestanding.c: no system calls for this architecture"
 #endif
@@ -690,4 +730,9 @@ AS (strerror);
 AS (vsnprintf);
 AS (snprintf);
 int *__errno_location (void) __attribute__ ((alias ("hf_errno_location")));
+/* glibc 2.38's headers and later name them so with _GNU_SOURCE (the
+   C2X strtol family, which also reads "0b").  */
+__typeof__ (hf_strtoull) __isoc23_strtoull
+  __attribute__ ((alias ("hf_strtoull")));
+__typeof__ (hf_strtoul) __isoc23_strtoul __attribute__ ((alias ("hf_strtoul")));
 #endif

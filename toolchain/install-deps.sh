@@ -40,6 +40,10 @@ set -eu
 #   gcc-aarch64-linux-gnu and binutils-aarch64-linux-gnu (Debian's cross
 #   compiler and ld.bfd 2.40, the "plain" producer), libc6-arm64-cross
 #   and libc6-dev-arm64-cross (the programs' glibc, also the guest's).
+#   Its riscv64 and ppc64el kernels: qemu-system-misc
+#   (qemu-system-riscv64, with the OpenSBI firmware) and qemu-system-ppc
+#   (qemu-system-ppc64, with SLOF); their cross compilers and C
+#   libraries are HT_CROSS's.
 #   The Debian packages of hugetext's own C parts (package/build-debs):
 #   debhelper and lintian.
 #   The foreign machines' programs (testsuite/cross): the cross compilers
@@ -59,7 +63,7 @@ HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
 	qemu-user-static binutils-dev
 	qemu-system-x86 busybox-static xfsprogs e2fsprogs libelf-dev
 	qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
-	libc6-arm64-cross libc6-dev-arm64-cross
+	libc6-arm64-cross libc6-dev-arm64-cross qemu-system-misc qemu-system-ppc
 	debhelper lintian pandoc
 	curl libmd-dev libselinux1-dev liblzma-dev libbz2-dev zstd"
 # The foreign machines' cross compilers and C libraries (testsuite/cross):

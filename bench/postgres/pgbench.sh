@@ -103,9 +103,8 @@ while read -r way base rest; do
 	all_ways+=("$way")
 	baseline[$way]=$base
 	what[$way]=$rest
-done < <(awk '!/^#/ && NF >= 6 { w = $1; b = $2; $1 = $2 = $3 = $4 = $5 = "";
-	sub(/^ +/, ""); print w, b, $0 }' "$top/distro/ways")
-[ ${#all_ways[@]} -gt 0 ] || die "distro/ways lists no ways"
+done < <("$top/distro/data.py" ways baseline what)
+[ ${#all_ways[@]} -gt 0 ] || die "distro/ways lists no ways (or cannot be read: distro/data.py check)"
 
 # The server's .deb of WAY, or nothing.
 find_deb() {
@@ -158,17 +157,9 @@ fi
 # --- Packages, the user ------------------------------------------------------
 
 pgbin=/usr/lib/postgresql/15/bin
-need=()
-for p in postgresql-15 postgresql-client-15; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		need+=("$p")
-done
-command -v perf >/dev/null 2>&1 || need+=(linux-perf)
-if [ ${#need[@]} -gt 0 ]; then
-	say "installing ${need[*]}"
-	apt-get update -q >/dev/null
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >/dev/null
-fi
+# shellcheck source=bench/install-missing.sh
+. "$top/bench/install-missing.sh"
+install_missing postgresql-15 postgresql-client-15
 pgbench=$pgbin/pgbench
 for f in "$pgbench" "$pgbin/pg_isready"; do
 	[ -x "$f" ] || die "no $f after installing postgresql-15"

@@ -37,10 +37,12 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, "testsuite", "lib"))
+sys.path.insert(0, os.path.join(TOP, "producers"))
 import cross  # noqa: E402
+import producer as producer_table  # noqa: E402  (the output kinds' flags)
 
 CODE = 0x2100000
-KINDS = ("pie", "exec", "static", "static-pie", "shared")
+KINDS = producer_table.KINDS
 # GNU ld's warning where the target has no default huge page size.
 NO_DEFAULT = "this target has no default huge page size"
 
@@ -104,20 +106,21 @@ def case(t, work, producer, flags, kind):
     os.makedirs(d, exist_ok=True)
     o = os.path.join(work, "obj")
     cc = t.cc
+    kind_flags = producer_table.KIND_FLAGS
     if kind == "shared":
         made = os.path.join(d, "libbig.so")
-        steps = [cc + flags + ["-shared", o + "/big-pic.o", o + "/pad.o",
-                               o + "/far-pic.o", "-o", made],
-                 cc + t.plain + ["-pie", o + "/main-pie.o", "-L" + d, "-lbig",
-                       "-Wl,-rpath,$ORIGIN", "-o", os.path.join(d, "prog")]]
+        steps = [cc + flags + kind_flags["shared"] +
+                 [o + "/big-pic.o", o + "/pad.o", o + "/far-pic.o", "-o", made],
+                 cc + t.plain + kind_flags["pie"] +
+                 [o + "/main-pie.o", "-L" + d, "-lbig", "-Wl,-rpath,$ORIGIN",
+                  "-o", os.path.join(d, "prog")]]
     else:
         made = os.path.join(d, "prog")
         pic = [o + "/big-pic.o", o + "/pad.o", o + "/far-pic.o"]
         nopic = [o + "/big.o", o + "/pad.o", o + "/far.o"]
-        objs = {"pie": ["-pie", o + "/main-pie.o"] + pic,
-                "exec": ["-no-pie", o + "/main.o"] + nopic,
-                "static": ["-static", o + "/main.o"] + nopic,
-                "static-pie": ["-static-pie", o + "/main-pie.o"] + pic}[kind]
+        main = "/main-pie.o" if kind in ("pie", "static-pie") else "/main.o"
+        objs = kind_flags[kind] + [o + main] + (
+            pic if kind in ("pie", "static-pie") else nopic)
         if producer == "bfd" and kind in ("exec", "static"):
             objs = objs + ["-Wl,-z,separate-code"]
         steps = [cc + flags + objs + ["-o", made]]

@@ -1,14 +1,14 @@
 #!/bin/sh
 # Build the kernel matrix's programs, for every architecture of the
 # kernels prepared in OUT (OUT/kernels: NAME ARCH PAGE PACKAGE IMAGE):
-# every producer that toolchain/producers marks "matrix" and makes
+# every producer that producers/table marks "matrix" and makes
 # programs for that architecture x every output kind it makes (of those
 # the tree takes), into OUT/CASES/PRODUCER/KIND/ (probe, and for
 # "shared" libbig.so and probe-dlopen, which loads it with dlopen), CASES being the architecture's case tree (the table
 # below), listed in OUT/trees (ARCH CASES, a line each).  A file of
 # OUT/cases/ never changes with the architectures added.
 #
-# An architecture here is toolchain/producers' name for it: the Debian
+# An architecture here is producers/table's name for it: the Debian
 # architecture, with "-PAGE" for a base page other than 4 KiB: a kernel
 # of OUT/kernels with ARCH arm64 and PAGE 16k wants arm64-16k, whose
 # tree, cases-arm64-16k, holds pie and static programs only, with
@@ -20,28 +20,31 @@
 #
 # Usage: testsuite/kernel/build-cases.sh BUILD_DIR OUT_DIR
 #
-# Producers (`toolchain/producer describe NAME` says more): plain
+# Producers (`producers/producer describe NAME` says more): plain
 # (Debian's ld.bfd), bfd and lld (the patched linkers, -z hugetext),
 # plugin (Debian's ld.bfd with hugetext.so), helper (bfd, with
 # libhugetext-startup linked in), seed (bfd's PIE with p_align lowered to
 # 4 KiB: aligned in the file, not asking the loader to align).  Every
 # output of a hugetext producer must pass `hugetext check`.
 #
-# arm64: the programs are made by Debian's cross compiler and C library
-# (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross) with the producers'
-# flags filled in with the build's aarch64 folder, BUILD_DIR/aarch64
-# (toolchain/producers says what it holds).  It is a CMake build of this
-# source tree for aarch64, made here and kept: its bin/hugetext,
-# lib/libhugetext-startup.so and lib/hugetext-audit.so go into the arm64
-# initramfs (make-images.sh), its lib/hugetext-startup.o into the
-# helper's programs; bin/ld.bfd, bin/ld.lld and lib/hugetext.so link to the
-# build's cross GNU ld, ld.lld and plugin.  The test program's 3 MiB of
-# code is ../lib/big-text.s with its one x86-64 instruction rewritten.
+# Other architectures (arm64, riscv64): the programs are made by
+# Debian's cross compiler and C library (gcc-TRIPLET,
+# libc6-dev-ARCH-cross) with the producers' flags filled in with the
+# build's folder for that target (the arches table's BUILD: aarch64,
+# riscv64; producers/table says what it holds).  It is a CMake build
+# of this source tree for the target, made here and kept: its
+# bin/hugetext, lib/libhugetext-startup.so and lib/hugetext-audit.so go
+# into the architecture's initramfs (make-images.sh), its
+# lib/hugetext-startup.o into the helper's programs; bin/ld.bfd,
+# bin/ld.lld and lib/hugetext.so link to the build's cross GNU ld
+# (TRIPLET-ld), ld.lld and plugin.  The test program's 3 MiB of code is
+# ../lib/big-text.s with its x86-64 instructions replaced by the arches
+# table's BODY.
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-producer=$top/toolchain/producer
+producer=$top/producers/producer
 build=$(cd "$1" && pwd)
 out=$2
 work=$out/work
@@ -63,42 +66,63 @@ want=$(awk '{ print $2, ($3 == "" ? "4k" : $3) }' "$out/kernels" 2>/dev/null |
 	done)
 want=" $(echo ${want:-amd64}) "
 
-# big_text ARCH SIZE FILE: ../lib/big-text.s for ARCH into FILE, with
-# SIZE bytes of code (0x300000: the file as it is; another size: zero
-# filled, so that the link's zeros can be made holes).
+# big_text SIZE BODY FILE: ../lib/big-text.s into FILE, with SIZE bytes
+# of code (0x300000: the file as it is; another size: zero filled, so
+# that the link's zeros can be made holes) and BODY (the arches table's:
+# instructions separated by ";", "_" for a blank) as bigfn's
+# instructions in place of x86-64's two.
 big_text() {
 	skip="	.skip	0x300000, 0xcc"
-	grep -qx "$skip" "$here/../lib/big-text.s" ||
-		die "../lib/big-text.s no longer has the line '$skip' that" \
-		    "the copies of another size rewrite"
-	sed "s/^$skip\$/	.skip	$2, $([ "$2" = 0x300000 ] && echo 0xcc || echo 0)/" \
+	first="	xorl	%eax, %eax"
+	last="	ret"
+	for line in "$skip" "$first" "$last"; do
+		grep -qx "$line" "$here/../lib/big-text.s" ||
+			die "../lib/big-text.s no longer has the line '$line'" \
+			    "that its copies rewrite"
+	done
+	body=$(echo "$2" | tr _ ' ' | sed 's/;/\\n\t/g')
+	sed -e "s/^$skip\$/	.skip	$1, $([ "$1" = 0x300000 ] && echo 0xcc || echo 0)/" \
+	    -e "/^$last\$/d" -e "s/^$first\$/	$body/" \
 		"$here/../lib/big-text.s" >"$3"
-	case $1 in
-	amd64) ;;
-	arm64*)
-		sed -i 's/^\txorl\t%eax, %eax$/\tmov\tw0, #0/' "$3"
-		grep -q '^	mov	w0, #0$' "$3" ||
-			die "../lib/big-text.s no longer has the x86-64 line" \
-			    "'xorl %eax, %eax' that its arm64 copy rewrites" ;;
-	esac
 }
 
-# aarch64_build DIR: the build's aarch64 folder, made or brought up to
-# date.
-aarch64_build() {
+# cross_build DIR CC: the build's folder for CC's target, made or
+# brought up to date; sets cc to the command that compiles and links for
+# it.  CC is TRIPLET-gcc, or clang:TRIPLET: the host's clang (HOST_LLVM
+# of toolchain/pins) for TRIPLET with the sysroot toolchain/cross-sysroot
+# makes (DIR/sysroot links to it: make-images.sh takes the guest's C
+# library from there), through the script DIR/cc, which links with the
+# host's ld.lld unless the producer's flags say otherwise.
+cross_build() {
 	log=$1/build.log
 	mkdir -p "$1"
+	case $2 in
+	clang:*)
+		triplet=${2#clang:}
+		sysroot=$("$top/toolchain/cross-sysroot" "$triplet" | tail -n 1) ||
+			die "no sysroot for $triplet (toolchain/cross-sysroot)"
+		ln -sfn "$sysroot" "$1/sysroot"
+		cc=$1/cc
+		printf '#!/bin/sh\nexec %s --target=%s --sysroot=%s -fuse-ld=lld -Wno-unused-command-line-argument "$@"\n' \
+			"clang-$(. "$top/toolchain/pins" && echo "$HOST_LLVM")" \
+			"$triplet" "$sysroot" >"$cc.new"
+		chmod +x "$cc.new"
+		mv "$cc.new" "$cc" ;;
+	*)
+		triplet=${2%-gcc}
+		cc=$2 ;;
+	esac
 	if [ ! -f "$1/CMakeCache.txt" ]; then
 		cmake -S "$top" -B "$1" -G Ninja -DCMAKE_SYSTEM_NAME=Linux \
-			-DCMAKE_SYSTEM_PROCESSOR=aarch64 \
-			-DCMAKE_C_COMPILER=aarch64-linux-gnu-gcc \
+			-DCMAKE_SYSTEM_PROCESSOR="${triplet%%-*}" \
+			-DCMAKE_C_COMPILER="$cc" \
 			-DHUGETEXT_FUZZ=OFF >"$log" 2>&1 ||
 			{ tail -20 "$log" >&2; die "configuring $1 failed ($log)"; }
 	fi
 	cmake --build "$1" --target hugetext hugetext_startup_shared \
 		hugetext_startup_object hugetext_audit >"$log" 2>&1 ||
 		{ tail -20 "$log" >&2; die "building $1 failed ($log)"; }
-	ln -sfn "$build/bin/aarch64-linux-gnu-ld" "$1/bin/ld.bfd"
+	ln -sfn "$build/bin/$triplet-ld" "$1/bin/ld.bfd"
 	ln -sfn "$build/bin/ld.lld" "$1/bin/ld.lld"
 	ln -sfn "$build/lib/hugetext.so" "$1/lib/hugetext.so"
 }
@@ -106,7 +130,7 @@ aarch64_build() {
 huge_producers=$("$producer" list --hugetext)
 huge_producers=" $(echo $huge_producers) "
 : >"$out/trees"
-echo "$arches" | while read -r arch cc sub cases takes size; do
+echo "$arches" | while read -r arch cc sub cases takes size body; do
 	case "$arch:$want" in
 	:*) continue ;;
 	*" $arch "*) ;;
@@ -115,20 +139,18 @@ echo "$arches" | while read -r arch cc sub cases takes size; do
 	pbuild=$build
 	if [ "$sub" != . ]; then
 		pbuild=$build/$sub
-		aarch64_build "$pbuild"
+		cross_build "$pbuild" "$cc"	# Sets cc.
 	fi
 	rm -rf "${out:?}/$cases" "$work"
 	mkdir -p "$work"
-	big_text "$arch" "$size" "$work/big.s"
+	big_text "$size" "$body" "$work/big.s"
 	$cc -O1 -c "$here/probe.c" -o "$work/probe.o"
 	$cc -O1 -fPIE -c "$here/probe.c" -o "$work/probe-pie.o"
 	$cc -O1 -fPIE -DPROBE_DLOPEN -c "$here/probe.c" -o "$work/probe-dlopen.o"
 	$cc -c "$work/big.s" -o "$work/big.o"
 	for p in $("$producer" list --in matrix --arch "$arch"); do
-		f=$("$producer" flags "$p" "$pbuild")
 		extra=$("$producer" extra "$p" "$pbuild")
 		kinds=$("$producer" kinds "$p")
-		post=$("$producer" post "$p")
 		hsize=$("$producer" page-size "$p")
 		for kind in $kinds; do
 			case ",$takes," in
@@ -139,21 +161,23 @@ echo "$arches" | while read -r arch cc sub cases takes size; do
 			mkdir -p "$d"
 			made=$d/probe
 			case $kind in
-			pie) $cc $f -pie "$work/probe-pie.o" "$work/big.o" $extra -o "$d/probe" ;;
-			exec) $cc $f -no-pie "$work/probe.o" "$work/big.o" $extra -o "$d/probe" ;;
-			static) $cc $f -static "$work/probe.o" "$work/big.o" $extra -o "$d/probe" ;;
-			static-pie) $cc $f -static-pie "$work/probe-pie.o" "$work/big.o" $extra -o "$d/probe" ;;
-			shared)
+			pie | static-pie) inputs=$work/probe-pie.o ;;
+			*) inputs=$work/probe.o ;;
+			esac
+			if [ "$kind" = shared ]; then
 				# The library is the producer's; the program is a
 				# plain link, with the producer's extra objects.
 				made=$d/libbig.so
-				$cc $f -shared "$work/big.o" -o "$made"
-				$cc -fuse-ld=bfd -pie "$work/probe-pie.o" -L"$d" -lbig \
-					-Wl,-rpath,'$ORIGIN' $extra -o "$d/probe"
-				$cc -fuse-ld=bfd -pie "$work/probe-dlopen.o" \
-					-Wl,-rpath,'$ORIGIN' $extra -o "$d/probe-dlopen" ;;
-			esac
-			[ -z "$post" ] || "$producer" finish "$p" "$made"
+				"$producer" link --cc "$cc" "$p" "$pbuild" shared "$made" \
+					"$work/big.o"
+				"$producer" link --cc "$cc" plain "$pbuild" pie "$d/probe" \
+					"$work/probe-pie.o" -L"$d" -lbig -Wl,-rpath,'$ORIGIN' $extra
+				"$producer" link --cc "$cc" plain "$pbuild" pie "$d/probe-dlopen" \
+					"$work/probe-dlopen.o" -Wl,-rpath,'$ORIGIN' $extra
+			else
+				"$producer" link --cc "$cc" "$p" "$pbuild" "$kind" "$made" \
+					"$inputs" "$work/big.o"
+			fi
 			# The zeros of a big test program take no room on disk.
 			[ "$size" = 0x300000 ] || fallocate --dig-holes "$made"
 			case $huge_producers in

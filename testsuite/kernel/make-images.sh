@@ -17,13 +17,16 @@
 #   initrd-NAME.gz         a kernel's initramfs, of its architecture: its
 #                          /etc/hugetext-cases names the case tree its
 #                          init.sh and run-cell use
-# arm64's busybox is Debian 12's busybox-static for arm64 (its newest
-# bookworm version, as the host's amd64 one is), fetched once into the
-# cache ($HUGETEXT_CACHE/kernels, default ~/.cache/hugetext/kernels)
-# through an apt configuration of that folder's own (bookworm-apt/,
-# debian-roots/sid-apt.sh's), never the host's; its glibc is the cross
-# compiler's (libc6-arm64-cross), its hugetext the aarch64 build
-# (BUILD_DIR/aarch64, made by build-cases.sh).
+# The busybox of another architecture is Debian's busybox-static for it
+# from the suite the arches table names (arm64: Debian 12, as the host's
+# amd64 one; riscv64: unstable, Debian 12 has no riscv64), fetched once
+# into the cache ($HUGETEXT_CACHE/kernels, default
+# ~/.cache/hugetext/kernels) through an apt configuration of that
+# folder's own (SUITE-apt-ARCH/, debian-roots/sid-apt.sh's: one per
+# suite and architecture, as each run of apt-get update replaces the
+# index of another set of architectures), never the host's; its glibc is the cross compiler's (libc6-ARCH-cross), its
+# hugetext the build for its target (BUILD_DIR/aarch64, riscv64: made by
+# build-cases.sh).
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,30 +45,35 @@ die() { msg "error: $*"; exit 1; }
 guests=$(python3 "$here/lib/arches.py" guests) ||
 	die "testsuite/kernel/arches cannot be read"
 
-# Reading Debian 12 for arm64 without touching the host's apt state.
+# Reading a Debian suite without touching the host's apt state.
 # shellcheck source=debian-roots/sid-apt.sh
 . "$here/../../debian-roots/sid-apt.sh"
 
-# arm64_busybox: the path of Debian 12's static busybox for arm64,
-# downloaded and unpacked into the cache the first time.
-arm64_busybox() {
-	local dir=$cache/bookworm-arm64-busybox-static version
+# debian_busybox ARCH SUITE: the path of Debian SUITE's static busybox
+# for ARCH (its newest version there), downloaded and unpacked into the
+# cache the first time.
+debian_busybox() {
+	local dir=$cache/$2-$1-busybox-static version bb
 	if [ ! -f "$dir.ok" ]; then
-		sid_apt_init "$cache/bookworm-apt" "$HOST_SUITE"
-		SID_APT_OPTS+=(-o APT::Architectures::=arm64)
+		sid_apt_init "$cache/$2-apt-$1" "$2"
+		SID_APT_OPTS+=(-o "APT::Architectures::=$1")
+		SID_UPDATED=false
 		sid_update
-		version=$(sid_offered busybox-static:arm64 | sort -V | tail -1)
-		[ -n "$version" ] || die "Debian 12 has no busybox-static for arm64"
-		msg "fetching busybox-static $version for arm64 from Debian 12"
+		version=$(sid_offered "busybox-static:$1" | sort -V | tail -1)
+		[ -n "$version" ] || die "Debian $2 has no busybox-static for $1"
+		msg "fetching busybox-static $version for $1 from Debian $2"
 		rm -rf "$dir" "$dir.debs"
 		mkdir -p "$dir.debs"
-		sid_download busybox-static:arm64 "$version" "$dir.debs"
+		sid_download "busybox-static:$1" "$version" "$dir.debs"
 		dpkg -x "$dir.debs"/busybox-static_*.deb "$dir"
 		rm -rf "$dir.debs"
-		[ -x "$dir/bin/busybox" ] || die "busybox-static for arm64 holds no bin/busybox"
 		touch "$dir.ok"
 	fi
-	echo "$dir/bin/busybox"
+	# Debian 12 has it in bin/, later suites in usr/bin/.
+	for bb in "$dir/bin/busybox" "$dir/usr/bin/busybox"; do
+		[ ! -x "$bb" ] || { echo "$bb"; return; }
+	done
+	die "busybox-static for $1 from Debian $2 holds no busybox"
 }
 
 sh "$here/build-cases.sh" "$build" "$out" >&2
@@ -124,7 +132,13 @@ while read -r name arch page _; do
 	# shellcheck disable=SC2086	# The columns of the line.
 	set -- $line
 	busybox=$2 libs=$3 guest_libs=$4 loader=$5 guest_loader=$6 sub=$7
-	[ "$busybox" != - ] || busybox=$(arm64_busybox)
+	# A clang:TRIPLET compiler's sysroot (build-cases.sh links it).
+	libs=${libs//\{sysroot\}/$build/$sub/sysroot}
+	loader=${loader//\{sysroot\}/$build/$sub/sysroot}
+	case $busybox in
+	/*) ;;
+	*) busybox=$(debian_busybox "$arch" "$busybox") ;;
+	esac
 	root=$out/root-$name
 	rm -rf "$root"
 	mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/mnt" \

@@ -30,14 +30,20 @@ fail_line() {
 }
 
 # Debian unstable's index, for sid: lines and build: lines with a
-# version: debian-roots/sid-apt.sh, with amd64 and arm64 packages.
+# version: debian-roots/sid-apt.sh, with the packages of every
+# architecture of testsuite/kernel/arches.
 # shellcheck source=debian-roots/sid-apt.sh
 . "$here/../../debian-roots/sid-apt.sh"
 sid_ready=false
 sid_ready() {
+	local a arches
 	$sid_ready && return 0
+	arches=$(python3 "$here/lib/arches.py" arches) ||
+		die "testsuite/kernel/arches cannot be read"
 	sid_apt_init "$cache/sid-apt"
-	SID_APT_OPTS+=(-o APT::Architectures::=amd64 -o APT::Architectures::=arm64)
+	for a in $arches; do
+		SID_APT_OPTS+=(-o "APT::Architectures::=$a")
+	done
 	sid_update
 	sid_ready=true
 }
@@ -60,9 +66,9 @@ check_kernel() {
 	grep -q '^CONFIG_TRANSPARENT_HUGEPAGE=y' "$2" ||
 		fail_line "the kernel has no CONFIG_TRANSPARENT_HUGEPAGE ($2)"
 	have=4k
-	if grep -q '^CONFIG_ARM64_16K_PAGES=y' "$2"; then
+	if grep -Eq '^CONFIG_(ARM64_16K_PAGES|PAGE_SIZE_16KB)=y' "$2"; then
 		have=16k
-	elif grep -q '^CONFIG_ARM64_64K_PAGES=y' "$2"; then
+	elif grep -Eq '^CONFIG_(ARM64_64K_PAGES|PAGE_SIZE_64KB)=y' "$2"; then
 		have=64k
 	fi
 	[ "$have" = "$page" ] ||
@@ -179,6 +185,16 @@ $entries
 EOF
 mv "$out/kernels.new" "$out/kernels"
 
+# Debian unstable's QEMU, where an architecture of these kernels needs it
+# (testsuite/kernel/arches: QEMU sid:NAME): its root, made once.
+for arch in $(awk '{print $2}' "$out/kernels" | sort -u); do
+	qemu=$(python3 "$here/lib/arches.py" arch "$arch" qemu) ||
+		die "testsuite/kernel/arches has no QEMU for $arch"
+	case $qemu in
+	sid:*) bash "$here/sid-qemu" --prepare >/dev/null; break ;;
+	esac
+done
+
 # The other loaders (the loaders file): each one's package, exactly the
 # version pinned, unpacked in the cache; OUT/loaders: NAME ARCH DIR
 # TUNABLES, DIR holding the package's ld.so and libraries.
@@ -216,4 +232,5 @@ done <"$loaders"
 mv "$out/loaders.new" "$out/loaders"
 
 bash "$here/make-images.sh" "$build" "$out"
-msg "ready: $(wc -l <"$out/kernels") kernels, $(find "$out/cases" -name probe | wc -l) programs"
+programs=$(while read -r _ tree; do find "$out/$tree" -name probe; done <"$out/trees" | wc -l)
+msg "ready: $(wc -l <"$out/kernels") kernels, $programs programs"

@@ -43,9 +43,9 @@ def built(name):
     return path if os.access(path, os.X_OK) else None
 
 
-# The table of the ways to link (toolchain/producers) and its reader,
+# The table of the ways to link (producers/table) and its reader,
 # which also says whether a linker takes -z hugetext.
-producer = os.path.join(config.hugetext_source_dir, "toolchain", "producer")
+producer = os.path.join(config.hugetext_source_dir, "producers", "producer")
 config.substitutions.append(("%producer", producer))
 
 
@@ -55,7 +55,7 @@ def ask_producer(*args):
     run = subprocess.run([producer] + list(args), capture_output=True,
                          text=True)
     if run.returncode != 0:
-        lit_config.fatal("toolchain/producer %s: %s" % (
+        lit_config.fatal("producers/producer %s: %s" % (
             " ".join(args), run.stderr.strip() or run.stdout.strip()))
     return run.stdout.strip()
 

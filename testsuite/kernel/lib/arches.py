@@ -10,7 +10,7 @@ Usage:
   arches.py tree-of ARCH PAGE      the case tree of ARCH's kernels with
                                    PAGE pages
   arches.py cases                  the case builder's lines: TREE CC BUILD
-                                   CASES KINDS CODE
+                                   CASES KINDS CODE BODY
   arches.py guests                 the image builder's lines: ARCH BUSYBOX
                                    LIBS GUEST_LIBS LOADER GUEST_LOADER BUILD
   arches.py qemu                   the VM's table, as a Tcl dict: ARCH
@@ -26,7 +26,8 @@ TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                      "arches")
 ARCH_COLUMNS = ("name", "e_machine", "cc", "build", "qemu", "machine",
                 "console", "boot_s", "busybox", "libs", "guest_libs",
-                "loader", "guest_loader")
+                "loader", "guest_loader", "body", "text_start",
+                "dyn_base")
 TREE_COLUMNS = ("name", "arch", "page", "cases", "kinds", "code")
 
 
@@ -91,7 +92,8 @@ def main(argv):
         elif cmd == "cases" and len(argv) == 2:
             out = [" ".join((n, arches[t["arch"]]["cc"],
                              arches[t["arch"]]["build"], t["cases"],
-                             t["kinds"], t["code"]))
+                             t["kinds"], t["code"],
+                             arches[t["arch"]]["body"]))
                    for n, t in trees.items()]
         elif cmd == "guests" and len(argv) == 2:
             out = [" ".join((n, a["busybox"], a["libs"], a["guest_libs"],

@@ -67,13 +67,20 @@ def h_kib(arch, page):
     return None
 
 
-def layout_h_kib(arch):
-    """The default H, in KiB, of ARCH's files: the first line of its
-    e_machine in lib/machines.def."""
+def file_machine(arch):
+    """The machine ARCH's files are judged by: the first line of its
+    e_machine in lib/machines.def (its default H, and what GNU ld 2.40
+    does for it: MAX_PAGE, SEP_CODE)."""
     for m in machines.defaults():
         if m["e_machine"] == E_MACHINES[arch] and m["elf_class"] == 64:
-            return m["h_kib"]
+            return m
     return None
+
+
+def layout_h_kib(arch):
+    """The default H, in KiB, of ARCH's files."""
+    m = file_machine(arch)
+    return m["h_kib"] if m else None
 
 ARCHES = tuple(E_MACHINES)
 EXECS = ("small", "64k", "pmd")

@@ -2,7 +2,7 @@
 """The kernel matrix's model: which cells a kernel of the kernels file
 gets, and what each should show, from the kernel's properties (its
 columns in testsuite/kernel/kernels), the filesystems' facts
-(lib/filesystems.def), the producers (toolchain/producers) and the other
+(lib/filesystems.def), the producers (producers/table) and the other
 loaders (testsuite/kernel/loaders).  The rules, in order, are the table
 of docs/kernel-matrix.md.  The DejaGnu tool (lib/kernel-matrix.exp) asks
 it for its plan and only drives the VMs.
@@ -44,14 +44,11 @@ import arches  # noqa: E402
 import filesystems  # noqa: E402  (testsuite/lib)
 import kernels  # noqa: E402
 
-PRODUCER = os.path.join(HERE, "..", "..", "..", "toolchain", "producer")
+PRODUCER = os.path.join(HERE, "..", "..", "..", "producers", "producer")
 LOADERS = os.path.join(HERE, "..", "loaders")
 MODES = ("always", "madvise", "never")
 FILESYSTEMS = ("ext4", "xfs", "tmpfs")
 DISKS = ("ext4", "xfs")
-# Where GNU ld's aarch64 default puts a non-PIE program's text (its image
-# base): aligned to a PMD that divides it.
-PLAIN_ARM64_TEXT = 0x400000
 # The seconds after its start at which a khugepaged cell's probe measures
 # again: its methods are khugepaged-10s and so on, and the last is the
 # one asserted.
@@ -108,7 +105,7 @@ def pmd_folios(fs, k):
 
 def layout_h(k, producer):
     """The H in bytes that PRODUCER's layout is for: its
-    -z hugetext-page-size (toolchain/producers), or the default of K's
+    -z hugetext-page-size (producers/table), or the default of K's
     architecture (LAYOUT_H_KIB: lib/machines.def's first line of it)."""
     size = producer_page_size(producer)
     return int(size, 0) if size else int(k["layout_h_kib"]) * 1024
@@ -124,27 +121,60 @@ def can_collapse(k, pmd):
 # --- The expectations -------------------------------------------------------
 
 def plain(k, fs, kind):
-    """What a plain link (Debian's ld.bfd 2.40) gives.  x86-64 separates
-    code from the headers, so the text starts 4 KiB into its 2 MiB;
-    aarch64's default (-z noseparate-code) puts the ELF header and the
-    text in one segment at file offset 0, so text that the loader places
-    on a PMD boundary is congruent."""
-    if k["arch"] == "amd64":
-        return (0, "zero", "a plain link: text and file offset are not "
-                "congruent mod 2 MiB")
-    if kind in ("pie", "shared"):
-        return (0, "zero", "a plain aarch64 PIE or shared object asks only "
-                "for 64 KiB (p_align), and the loader places it there")
-    if PLAIN_ARM64_TEXT % h(k):
-        return (0, "zero", "plain aarch64 text starts at 0x400000, no "
-                "multiple of a PMD larger than 2 MiB")
+    """What a plain link (Debian's ld.bfd 2.40) gives on K's
+    architecture, from GNU ld's defaults for it (lib/machines.def's
+    SEP_CODE and MAX_PAGE; testsuite/kernel/arches' TEXT_START).  With
+    -z separate-code (x86-64) the text starts one page into its PMD, in
+    a segment of its own.  Without it (aarch64, riscv64) the ELF header
+    and the text share a segment at file offset 0, so text that lands on
+    a PMD boundary is congruent: a non-PIE program's where its image base
+    is one; a shared object's where the loader maps it wherever the
+    kernel puts it (p_align no larger than the base page: the
+    filesystem's get_unmapped_area puts a mapping of at least PMD size
+    on a PMD boundary); a PIE's where the kernel's ELF_ET_DYN_BASE
+    (arches' DYN_BASE), rounded down to its p_align, is one (ppc64el's
+    4 GiB, not x86-64's, arm64's or riscv64's two thirds of the address
+    space)."""
+    arch = k["arch"]
+    machine = kernels.file_machine(arch)
+    base = int(k["page"].rstrip("k")) * 1024
+    if machine["separate_code"]:
+        return (0, "zero", "a plain link: -z separate-code puts the text "
+                "one page into its PMD")
+    row = arches.load()[0][arch]
+    if kind == "pie":
+        align = max(machine["max_page_kib"] * 1024, base)
+        at = int(row["dyn_base"], 0) & ~(align - 1)
+        if at % h(k):
+            return (0, "zero", "a plain %s PIE: the kernel loads it at "
+                    "ELF_ET_DYN_BASE rounded down to its p_align, %#x, no "
+                    "PMD boundary" % (arch, at))
+    if kind == "shared" and machine["max_page_kib"] * 1024 > base:
+        return (0, "zero", "a plain %s shared object asks for %d KiB "
+                "(p_align), and the loader places it there" %
+                (arch, machine["max_page_kib"]))
+    if kind == "pie":
+        where = ("a plain %s PIE: the kernel loads it at ELF_ET_DYN_BASE "
+                 "rounded down to its p_align, %#x, a PMD boundary, and its "
+                 "text starts at file offset 0" % (arch, at))
+    elif kind == "shared":
+        where = ("a plain %s shared object: the loader maps it where the "
+                 "filesystem's get_unmapped_area puts a mapping of at "
+                 "least PMD size, a PMD boundary, and its text starts at "
+                 "file offset 0" % arch)
+    else:
+        text = row["text_start"]
+        if int(text, 0) % h(k):
+            return (0, "zero", "plain %s text starts at %s, no multiple of "
+                    "the kernel's PMD" % (arch, text))
+        where = ("plain %s text starts at file offset 0 and at %s "
+                 "(static-pie: the kernel loads it on a 2 MiB boundary)" %
+                 (arch, text))
     if filesystems.is_shmem(fs):
-        return (1, "head", "plain aarch64 text starts at file offset 0 and "
-                "at 0x400000 (static-pie: the kernel loads it on a 2 MiB "
-                "boundary): tmpfs maps each whole 2 MiB of it with a PMD, "
-                "but not the tail past the last boundary")
-    return (1, "zero", "plain aarch64 text is aligned, but readahead without "
-            "MADV_HUGEPAGE brings folios smaller than PMD size")
+        return (1, "head", "%s: tmpfs maps each whole PMD of it, but not "
+                "the tail past the last boundary" % where)
+    return (1, "zero", "%s, but readahead without MADV_HUGEPAGE brings "
+            "folios smaller than PMD size" % where)
 
 
 def warm_status(k, fs, producer):
@@ -178,11 +208,13 @@ def _small_layout(k, producer):
 def _audit(k, pmd, why):
     """The audit module sees each object as ld.so maps it, before the
     first fault of its text, the library loaded with dlopen included."""
-    if pmd and k["exec"] == "64k":
+    if pmd and k["arch"] != "amd64":
         return (1, "any", "%s: the audit module advises the text before its "
-                "first fault; on arm64 (exec folios of 64 KiB) under QEMU TCG "
-                "measured full in 34 of 36 cells, once 2 and once 0 of 4 MiB, "
-                "both on XFS: recorded, not asserted" % why)
+                "first fault; under QEMU TCG on arm64 (exec folios of 64 "
+                "KiB) measured full in 34 of 36 cells, once 2 and once 0 of "
+                "4 MiB, both on XFS; on riscv64 full in 71 of 72 cells, once "
+                "0 (small folios: ext4, THP always, lld's library): "
+                "recorded, not asserted" % why)
     if pmd:
         return (1, "full", "%s: the audit module advises the text before its "
                 "first fault and drops the small folios that ld.so's faults "
@@ -283,8 +315,11 @@ def expected_khugepaged(k, fs, producer, kind, method):
     if kind == "dlopen":
         kind = "shared"
     if producer == "plain":
-        return plain(k, fs, kind)
-    cold = expected_cell(k, "always", fs, producer, kind, "exec")
+        cold = plain(k, fs, kind)
+        if not cold[0]:
+            return cold
+    else:
+        cold = expected_cell(k, "always", fs, producer, kind, "exec")
     if cold[1] == "full":
         return cold
     pmd, why = pmd_folios(fs, k)
@@ -331,14 +366,22 @@ def kinds(producer, method, mode):
 
 def tree_arch(k):
     """The case tree of K's ARCH and PAGE (testsuite/kernel/arches), as
-    toolchain/producers names it: amd64, arm64, arm64-16k."""
+    producers/table names it: amd64, arm64, arm64-16k, riscv64."""
     return arches.tree_of(k["arch"], k["page"])
+
+
+def takes(k, kind):
+    """K's case tree has programs of KIND (its KINDS in
+    testsuite/kernel/arches; dlopen loads the shared kind's library)."""
+    kinds_ = arches.load()[1][tree_arch(k)]["kinds"]
+    return kinds_ == "all" or \
+        ("shared" if kind == "dlopen" else kind) in kinds_.split(",")
 
 
 def cells_big_page(k):
     """A kernel whose base page is not 4 KiB (arm64 with 16 KiB pages: H
-    32 MiB): THP always; the producers of its own case tree, their pie
-    and static kinds; exec, and hugetext warm on the hugetext producers'
+    32 MiB): THP always; the producers of its own case tree, the kinds
+    the tree takes (pie and static); exec, and hugetext warm on the hugetext producers'
     programs.  No startup helper, no other loader."""
     arch = ("--arch", tree_arch(k))
     by_method = {"exec": producers(*arch, "--lacks", "extra"),
@@ -347,7 +390,7 @@ def cells_big_page(k):
     return [("always", fs, p, kind, method)
             for fs in FILESYSTEMS for method in ("exec", "warm")
             for p in by_method[method] for kind in producer_kinds(p)
-            if kind in ("pie", "static")]
+            if takes(k, kind)]
 
 
 def cells(k):
@@ -389,6 +432,7 @@ def cells(k):
             for mode in ("always", "madvise") for fs in FILESYSTEMS
             for p in by_method["warm"] for kind in kinds(p, "audit", mode)
             if kind in ("pie", "shared", "dlopen")]
+    out = [c for c in out if takes(k, c[3])]
     return ([c for c in out if c[0] != "never"]
             + [c for c in out if c[0] == "never"])
 
@@ -402,7 +446,7 @@ def khugepaged_cells(k):
         return []
     return [("always", fs, p, kind, "khugepaged")
             for fs in DISKS for p in ("plain", "bfd", "lld")
-            for kind in ("pie", "shared", "dlopen")]
+            for kind in ("pie", "shared", "dlopen") if takes(k, kind)]
 
 
 # --- Output -------------------------------------------------------------------

@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""The reader of toolchain/producers, the table of the ways to link.
+"""The reader of producers/table, the table of the ways to link.
 
 Usage:
   producer list [--hugetext | --plain] [--kind KIND] [--in SET]
@@ -7,7 +6,7 @@ Usage:
       the producers' names, one a line, in the table's order: those that
       give the hugetext layout (or do not), make KIND (pie exec static
       static-pie shared), are linked by SET (matrix bench demo), make
-      programs for ARCH (amd64 arm64 arm64-16k), have something (or "-") in COLUMN
+      programs for ARCH (a case tree of testsuite/kernel/arches), have something (or "-") in COLUMN
       (baseline extra post)
   producer flags NAME BUILD_DIR     the compiler driver's flags, one line
   producer extra NAME BUILD_DIR     objects to link into the program after
@@ -19,6 +18,7 @@ Usage:
   producer baseline NAME            the producer it is compared with (an
                                     empty line: none)
   producer describe NAME            its description
+  producer label NAME               its short name for tables and plots
   producer post NAME                its post step (an empty line: none)
   producer page-size NAME           the H its flags ask for with
                                     -z hugetext-page-size, as given (an
@@ -26,13 +26,32 @@ Usage:
                                     `hugetext check --page-size` takes it
   producer finish NAME FILE         its post step on the linked FILE
                                     (nothing where it has none)
+  producer kind-flags KIND          the compiler driver's flags that make
+                                    an output of KIND, one line
+  producer command NAME BUILD_DIR KIND OUT INPUT...
+                                    the arguments of the compiler driver
+                                    that links INPUTs into OUT as NAME
+                                    does, one a line (the link below,
+                                    without the driver and the post step:
+                                    for callers that time the link)
+  producer link [--cc DRIVER] NAME BUILD_DIR KIND OUT INPUT...
+                                    link OUT: DRIVER (default: $CC, split
+                                    at blanks, else cc) with the
+                                    arguments of command, then the post
+                                    step; the output is made beside OUT
+                                    (OUT.tmp) and renamed at the end, so
+                                    that a failed link or post step
+                                    leaves OUT as it was: a failed link
+                                    exits 1 (the driver's messages on
+                                    stderr), a failed post step 2
   producer supports NAME BUILD_DIR  exit 0 if BUILD_DIR can link it: its
                                     linker and files exist and, where it
                                     asks for -z hugetext, the linker takes
                                     it; else print why and exit 1
 
-A link: DRIVER $(flags) INPUTS... $(extra) -o OUT, then, where post
-says there is a post step, finish NAME OUT.
+A link: DRIVER $(flags) $(kind-flags KIND) INPUTS... $(extra) -o OUT,
+then, where post says there is a post step, finish NAME OUT.  A shared
+library gets no extra objects (they go into the program that loads it).
 Bad usage, an unknown producer, a missing BUILD_DIR or a malformed table:
 a message on stderr and exit status 2.  HUGETEXT_PRODUCERS names another
 table (for tests).
@@ -40,13 +59,18 @@ table (for tests).
 
 import os
 import re
+import shlex
 import struct
 import subprocess
 import sys
 
 COLUMNS = ("name", "linker", "hugetext", "kinds", "arches", "in", "baseline",
-           "flags", "extra", "post", "description")
-KINDS = ("pie", "exec", "static", "static-pie", "shared")
+           "flags", "extra", "post", "label", "description")
+# Each output kind, and the compiler driver's flags that make it (gcc's
+# and clang's alike).
+KIND_FLAGS = {"pie": ["-pie"], "exec": ["-no-pie"], "static": ["-static"],
+              "static-pie": ["-static-pie"], "shared": ["-shared"]}
+KINDS = tuple(KIND_FLAGS)
 # The kernel matrix's case trees (testsuite/kernel/arches).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)),
                                 "..", "testsuite", "kernel", "lib"))
@@ -56,7 +80,7 @@ SETS = ("matrix", "bench", "demo")
 OPTIONAL = ("baseline", "extra", "post")
 LINKERS = ("/usr/bin/ld.bfd", "{bin}/ld.bfd", "{bin}/ld.lld")
 TABLE = os.environ.get("HUGETEXT_PRODUCERS") or os.path.join(
-    os.path.dirname(os.path.realpath(__file__)), "producers")
+    os.path.dirname(os.path.realpath(__file__)), "table")
 
 
 class Bad(Exception):
@@ -106,6 +130,7 @@ def check_row(row, where):
          "in must be some of %s, or -" % " ".join(SETS))
     need(row["post"] == "-" or row["post"] in POSTS,
          "post must be - or one of %s" % " ".join(POSTS))
+    need(row["label"] not in ("", "-"), "no label")
     need(row["description"] != "", "no description")
     flags = words(row["flags"])
     need(flags, "no flags")
@@ -271,6 +296,56 @@ def cmd_finish(row, path):
     return 0
 
 
+def kind(row, name):
+    """NAME, an output kind that ROW's producer makes."""
+    if name not in KINDS:
+        raise Bad("unknown output kind '%s' (one of %s)" % (
+            name, " ".join(KINDS)))
+    if name not in words(row["kinds"]):
+        raise Bad("%s makes no %s output (it makes %s)" % (
+            row["name"], name, row["kinds"]))
+    return name
+
+
+def command(row, build, kind_name, out, inputs):
+    """The compiler driver's arguments of a link of INPUTS into OUT."""
+    extra = [] if kind_name == "shared" else words(fill(row["extra"], build))
+    return (words(fill(row["flags"], build)) + KIND_FLAGS[kind_name] +
+            inputs + extra + ["-o", out])
+
+
+def cmd_command(row, build, kind_name, out, *inputs):
+    for word in command(row, build, kind(row, kind_name), out, list(inputs)):
+        print(word)
+    return 0
+
+
+def cmd_link(row, build, kind_name, out, *inputs, driver=None):
+    tmp = out + ".tmp"
+    args = command(row, build, kind(row, kind_name), tmp, list(inputs))
+    argv = [driver] if driver else shlex.split(os.environ.get("CC") or "cc")
+    try:
+        try:
+            subprocess.run(argv + args, check=True)
+        except OSError as e:
+            raise Bad("cannot run %s: %s" % (argv[0], e.strerror))
+        except subprocess.CalledProcessError:
+            print("producer: %s: linking %s (%s) failed" % (
+                row["name"], out, kind_name), file=sys.stderr)
+            return 1
+        if not os.path.isfile(tmp):
+            raise Bad("%s made no %s" % (argv[0], tmp))
+        cmd_finish(row, tmp)
+        try:
+            os.replace(tmp, out)
+        except OSError as e:
+            raise Bad("cannot rename %s to %s: %s" % (tmp, out, e.strerror))
+    finally:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+    return 0
+
+
 # Subcommand: (its arguments after NAME, what it does).
 COMMANDS = {
     "flags": (["BUILD_DIR"], lambda r, b: print(fill(r["flags"], b))),
@@ -282,8 +357,11 @@ COMMANDS = {
     "baseline": ([], lambda r: print(" ".join(words(r["baseline"])))),
     "post": ([], lambda r: print(" ".join(words(r["post"])))),
     "describe": ([], lambda r: print(r["description"])),
+    "label": ([], lambda r: print(r["label"])),
     "page-size": ([], lambda r: print(page_size(r))),
     "finish": (["FILE"], cmd_finish),
+    "command": (["BUILD_DIR", "KIND", "OUT", "INPUT..."], cmd_command),
+    "link": (["BUILD_DIR", "KIND", "OUT", "INPUT..."], cmd_link),
 }
 
 
@@ -297,20 +375,37 @@ def main(argv):
     command, args = argv[0], argv[1:]
     if command == "list":
         return cmd_list(rows, args)
+    if command == "kind-flags":
+        if len(args) != 1 or args[0] not in KINDS:
+            raise Bad("usage: producer kind-flags KIND (one of %s)" %
+                      " ".join(KINDS))
+        print(" ".join(KIND_FLAGS[args[0]]))
+        return 0
     if command not in COMMANDS:
         raise Bad("unknown command '%s' (see --help)" % command)
     params, run = COMMANDS[command]
-    if len(args) != 1 + len(params):
-        raise Bad("usage: producer %s NAME %s" % (command, " ".join(params)))
+    options = {}
+    if command == "link" and args[:1] == ["--cc"]:
+        if len(args) < 2:
+            raise Bad("--cc takes a DRIVER")
+        options["driver"] = args[1]
+        args = args[2:]
+    variadic = params[-1:] == ["INPUT..."]
+    if len(args) != 1 + len(params) and not (
+            variadic and len(args) >= 1 + len(params)):
+        raise Bad("usage: producer %s %sNAME %s" % (
+            command, "[--cc DRIVER] " if command == "link" else "",
+            " ".join(params)))
     row = find(rows, args[0])
-    if params == ["BUILD_DIR"]:
+    if params[:1] == ["BUILD_DIR"]:
         args[1] = build_dir(args[1])
-    return run(row, *args[1:]) or 0
+    return run(row, *args[1:], **options) or 0
 
 
-if __name__ == "__main__":
+def run(argv):
+    """The command producers/producer: main, with bad input reported."""
     try:
-        sys.exit(main(sys.argv[1:]))
+        return main(argv)
     except Bad as e:
         print("producer: %s" % e, file=sys.stderr)
-        sys.exit(2)
+        return 2

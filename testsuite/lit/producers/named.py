@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check that the producers other files name by hand are in the table.
+"""Check that the producers the kernel matrix's model names are in the table.
 
 Usage: named.py PRODUCER SOURCE_DIR
 
@@ -8,14 +8,10 @@ Usage: named.py PRODUCER SOURCE_DIR
   producer must be one marked "matrix" that makes the cell's kind (a
   "dlopen" cell loads the producer's "shared" library), and each
   "matrix" producer must have a cell.
-- bench/report.py: VARIANTS must be the producers marked "bench", in the
-  table's order, each with a LABEL, and every name in BASELINE and LABEL
-  a producer.
 
 Prints one line per problem and exits 1; prints "ok" and exits 0.
 """
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -43,23 +39,6 @@ def main(producer, top):
     for p in set(names("--in", "matrix")) - {p for p, _ in cells}:
         problems.append("model.py: no cell for matrix producer "
                         + p)
-
-    path = os.path.join(top, "bench", "report.py")
-    sys.path.insert(0, os.path.dirname(path))
-    spec = importlib.util.spec_from_file_location("report", path)
-    report = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(report)
-    if report.VARIANTS != names("--in", "bench"):
-        problems.append("bench/report.py: VARIANTS %s, but the bench "
-                        "producers are %s" % (report.VARIANTS,
-                                              names("--in", "bench")))
-    for p in report.VARIANTS:
-        if p not in report.LABEL:
-            problems.append("bench/report.py: no LABEL for " + p)
-    used = set(report.BASELINE) | set(report.BASELINE.values()) | \
-        set(report.LABEL)
-    for p in sorted(used - set(names())):
-        problems.append("bench/report.py: no producer " + p)
 
     for line in problems:
         print(line)

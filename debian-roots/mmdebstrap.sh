@@ -1,0 +1,44 @@
+# shellcheck shell=bash
+# Making a Debian root with mmdebstrap, once: sourced by the parts that
+# keep roots in the cache (distro/distro-check's build and install roots,
+# package/install-test's root, the kernel matrix's sid-qemu), which
+# provide msg and die.
+#
+# debian_root TARGET WHAT ARG...: unless TARGET exists, run mmdebstrap
+# with ARGs, which are its options (each one word, --name=value), the
+# suite and the mirrors, TARGET going after the suite; WHAT names the
+# root in the messages.  It runs in a mount namespace of its own (its
+# hooks' mounts vanish with it), with no descriptor but 0, 1 and 2, and
+# writes TARGET.tmp and renames it, so a failed run leaves no TARGET
+# behind; its output goes to TARGET.log, the end of which is shown when
+# it fails.
+debian_root() {
+	local target=$1 what=$2 args=() seen=false a fd
+	shift 2
+	[ ! -e "$target" ] || return 0
+	for a in "$@"; do
+		args+=("$a")
+		if ! $seen && [ "${a#-}" = "$a" ]; then
+			args+=("$target.tmp")
+			seen=true
+		fi
+	done
+	$seen || die "debian_root: no suite among the arguments for $what"
+	mkdir -p "$(dirname "$target")"
+	msg "making $what (mmdebstrap; log: $target.log)"
+	rm -rf "$target.tmp"
+	# Only descriptors 0, 1 and 2 go with it: mmdebstrap hands apt a hook
+	# "cat >&N" for the lowest free N, which dash reads as one digit.
+	if ! (
+		for fd in /proc/"$BASHPID"/fd/*; do
+			fd=${fd##*/}
+			[ "$fd" -le 2 ] || eval "exec $fd>&-"
+		done
+		exec unshare --mount --propagation private -- mmdebstrap "${args[@]}"
+	) >"$target.log" 2>&1; then
+		tail -n 15 "$target.log" >&2
+		rm -rf "$target.tmp"
+		die "mmdebstrap of $what failed (log: $target.log)"
+	fi
+	mv "$target.tmp" "$target"
+}
