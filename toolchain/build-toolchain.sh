@@ -12,32 +12,10 @@
 # the cache with the sources of HUGETEXT_COMPONENTS (for lld also its
 # build root) and builds nothing.  The lld components need root.
 # Environment:
-#   HUGETEXT_COMPONENTS  what to build, default "binutils binutils-vanilla
-#                        lld" and the cross binutils:
-#                        binutils          patched, links in BUILD_DIR/bin
-#                        binutils-vanilla  the same sources unpatched, links
-#                                          in BUILD_DIR/bin/vanilla (its ld:
-#                                          BUILD_DIR/bin/vanilla/ld.bfd)
-#                        lld               patched ld.lld (a launcher in
-#                                          BUILD_DIR/bin)
-#                        binutils-NAME     patched cross binutils, one per
-#                                          line of toolchain/cross-targets
-#                                          (NAME TRIPLET: binutils-aarch64
-#                                          for aarch64-linux-gnu, ...); ld's
-#                                          tests, BUILD_DIR/bin/TRIPLET-ld
-#                        and, not in the default:
-#                        binutils-vanilla-NAME  the unpatched cross binutils
-#                                          for NAME, the baseline of the
-#                                          cross suites in
-#                                          testsuite/binutils-regress
-#                                          (BUILD_DIR/bin/vanilla/TRIPLET-ld)
-#                        (for testsuite/default-regress:)
-#                        binutils-default  patched, configured with
-#                                          --enable-hugetext, links in
-#                                          BUILD_DIR/bin/default
-#                        lld-default       patched ld.lld built with
-#                                          -DLLD_DEFAULT_HUGETEXT=ON (a
-#                                          launcher BUILD_DIR/bin/default/ld.lld)
+#   HUGETEXT_COMPONENTS  what to build: names from toolchain/components
+#                        (listed below), default those marked "yes" there.
+#                        binutils-NAME is a cross binutils, one per NAME of
+#                        toolchain/cross-targets (binutils-aarch64, ...)
 #   HUGETEXT_BFD_SERIES  the binutils series file, default
 #                        bfd-patches/series (an empty file: vanilla)
 #   HUGETEXT_LLD_SERIES  the lld series file, default lld-patches/series
@@ -46,7 +24,7 @@
 #                        ${XDG_CACHE_HOME:-$HOME/.cache}/hugetext
 #   HUGETEXT_LLD_CC, HUGETEXT_LLD_CXX
 #                        compilers for lld in its build root, default
-#                        clang-22, clang++-22
+#                        clang-N, clang++-N of the pinned LLVM
 #   HUGETEXT_VERBOSE     1: show configure/make/ninja output, not just logs
 #
 # docs/build.md describes the pipeline: what is downloaded, how it is
@@ -109,8 +87,6 @@ LLVM_ROOT_PACKAGES="cmake ninja-build zlib1g-dev libzstd-dev"
 REPO=$(dirname "$HERE")
 # The cross binutils: "NAME TRIPLET" lines (binutils-NAME builds TRIPLET).
 CROSS_TARGETS=$("$HERE/cross-targets")
-COMPONENTS=${HUGETEXT_COMPONENTS:-binutils binutils-vanilla lld $(
-	printf '%s\n' "$CROSS_TARGETS" | awk '{ printf " binutils-%s", $1 }')}
 BFD_SERIES=${HUGETEXT_BFD_SERIES:-$REPO/bfd-patches/series}
 JOBS=${HUGETEXT_JOBS:-$(nproc)}
 CACHE=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}
@@ -134,8 +110,8 @@ CURRENT_STEP=
 # whether it was unpacked from the cache.
 declare -A BUILT_KEY=() BUILT_RESTORED=()
 BINUTILS_FETCHED=false
+# The working trees made in this run: "TOOL-SOURCES" words.
 TREES_READY=
-LLD_TREE_READY=false
 
 # shellcheck source=debian-roots/sid-apt.sh
 . "$REPO/debian-roots/sid-apt.sh"
@@ -144,7 +120,11 @@ msg() { printf 'hugetext-toolchain: %s\n' "$*" >&2; }
 die() { msg "error: $*"; exit 1; }
 
 usage() {
-	sed -n '2,/^$/s/^# \{0,1\}//p' "$0" >&2
+	{
+		sed -n '2,/^$/s/^# \{0,1\}//p' "$0"
+		printf 'Components (toolchain/components; NAME TOOL SOURCES OPTIONS BIN CHECK DEFAULT):\n'
+		grep -v '^#' "$HERE/components" | sed 's/^/  /'
+	} >&2
 	exit "${1:-0}"
 }
 
@@ -886,8 +866,21 @@ configured_with() {
 # start_configure NAME BUILD: an empty BUILD for a new configuration.
 start_configure() {
 	msg "$1: configuring in $(repo_rel "$2")"
-	rm -rf "$2" "$2.configured"
-	mkdir -p "$2"
+	rm -rf "$2" "$2.configured" && mkdir -p "$2"
+}
+
+# needs_configure NAME SRC BUILD MARKER CONFIG: set NAME's key for the
+# configuration CONFIG of the working tree SRC; false where BUILD holds
+# that configuration already (configured_with) or the cache's build of
+# that key was unpacked as BUILD; else BUILD is an empty folder for it.
+# (Called as a condition, where errexit is off: each step says how it
+# failed.)
+needs_configure() {
+	BUILT_KEY[$1]=$(built_key "$1" "$5" "$2") ||
+		die "$1: cannot compute the key of its build"
+	! configured_with "$3" "$4" "$5" || return 1
+	! restore_built "$1" "$3" "$5" || return 1
+	start_configure "$1" "$3" || die "$1: cannot make an empty $3"
 }
 
 # configure_binutils NAME SRC BUILD [OPTION...]: configure binutils
@@ -896,10 +889,8 @@ configure_binutils() {
 	local name=$1 src=$2 build=$3 config
 	shift 3
 	config=$(binutils_config "$@")
-	BUILT_KEY[$name]=$(built_key "$name" "$config" "$src")
-	configured_with "$build" config.status "$config" && return 0
-	restore_built "$name" "$build" "$config" && return 0
-	start_configure "$name" "$build"
+	needs_configure "$name" "$src" "$build" config.status "$config" ||
+		return 0
 	# shellcheck disable=SC2046 # one word per option
 	(cd "$build" && run_logged "$LOGS/$name-configure.log" \
 		"$src/configure" $(printf '%s\n' "$config" | grep '^--'))
@@ -986,59 +977,85 @@ fetch_binutils_once() {
 	BINUTILS_FETCHED=true
 }
 
-# prepare_binutils_tree KIND SRC: the binutils working tree in SRC, made
-# once per run, whichever component comes first.  KIND "patched": the
-# series applied, shared by the native, the default-on and the cross
-# builds; "vanilla": no series, shared by binutils-vanilla and the
-# binutils-vanilla-NAME cross builds.  A new copy removes what was built
-# from the old one.
+# component_builds TOOL SOURCES: the build folders of the components
+# built from TOOL's working tree of SOURCES (patched or vanilla).
+component_builds() {
+	awk -v t="$1" -v s="$2" -v tc="$TC" '$2 == t && $3 == s {
+		print tc "/" $1 }' <<<"$COMPONENT_LINES"
+}
+
+# prepare_binutils_tree SOURCES SRC: the binutils working tree in SRC,
+# made once per run, whichever component comes first.  SOURCES
+# "patched": the series applied, shared by the native, the default-on and
+# the cross builds; "vanilla": no series, shared by binutils-vanilla and
+# the binutils-vanilla-NAME cross builds.  A new copy removes what was
+# built from the old one.
 prepare_binutils_tree() {
-	local kind=$1 src=$2 name=binutils series=$BFD_SERIES prefix=binutils-
-	local what=patch
-	local -a builds=("$TC/binutils" "$TC/binutils-default") cross
-	case " $TREES_READY " in *" $kind "*) return 0 ;; esac
+	local sources=$1 src=$2 name=binutils series=$BFD_SERIES what=patch
+	local -a builds
+	case " $TREES_READY " in *" binutils-$sources "*) return 0 ;; esac
 	fetch_binutils_once
-	if [ "$kind" = vanilla ]; then
-		name=binutils-vanilla series=none prefix=binutils-vanilla-
-		what=sources builds=("$TC/binutils-vanilla")
+	if [ "$sources" = vanilla ]; then
+		name=binutils-vanilla series=none what=sources
 	fi
-	mapfile -t cross < <(printf '%s\n' "$CROSS_TARGETS" |
-		awk -v p="$TC/$prefix" '{ print p $1 }')
+	mapfile -t builds < <(component_builds binutils "$sources")
 	step "$name: $what" prepare_tree "$name" \
 		"$CACHE/binutils/$BINUTILS_TREE" "$(binutils_pristine_id)" \
-		"$src" "$series" "${builds[@]}" "${cross[@]}"
-	TREES_READY="$TREES_READY $kind"
+		"$src" "$series" "${builds[@]}"
+	TREES_READY="$TREES_READY binutils-$sources"
 }
 
+# link_cross_ld NAME TRIPLET DIR: DIR/TRIPLET-ld, the ld of the cross
+# binutils NAME.
+link_cross_ld() {
+	mkdir -p "$3"
+	link_tool "$3" "$2-ld" "toolchain/$1/ld/ld-new"
+}
+
+# build_binutils NAME SOURCES DIR TRIPLET [OPTION...]: configure and make
+# the binutils component NAME from the working tree of SOURCES with
+# OPTIONs, and link its tools into DIR: all of them, or for a cross
+# binutils (TRIPLET not "-", each with the target's own max page size and
+# separate-code default, whose ld testsuite runs the -z hugetext tests
+# there too) its ld as DIR/TRIPLET-ld.
 build_binutils() {
-	local src=$TC/src/$BINUTILS_TREE build=$TC/binutils
-	prepare_binutils_tree patched "$src"
-	step "binutils: configure" configure_binutils binutils "$src" "$build"
-	step "binutils: make" make_binutils binutils "$build"
-	step "binutils: install" install_binutils toolchain/binutils "$BIN"
-	step "binutils: verify" verify_binutils "$BIN"
-	step "binutils: keep" keep_built binutils
+	local name=$1 sources=$2 dir=$3 triplet=$4 src=$TC/src/$BINUTILS_TREE
+	local v="GNU ld (GNU Binutils) $BINUTILS_VERSION_STRING"
+	shift 4
+	[ "$sources" = patched ] || src=$src-$sources
+	prepare_binutils_tree "$sources" "$src"
+	step "$name: configure" configure_binutils "$name" "$src" "$TC/$name" "$@"
+	step "$name: make" make_binutils "$name" "$TC/$name"
+	if [ "$triplet" = - ]; then
+		step "$name: install" install_binutils "toolchain/$name" "$dir"
+		step "$name: verify" verify_binutils "$dir"
+	else
+		step "$name: install" link_cross_ld "$name" "$triplet" "$dir"
+		step "$name: verify" check_version "$dir/$triplet-ld" "$v"
+	fi
 }
 
-# The same snapshot without any patch: the unpatched trunk ld that the
-# plugin's tests run against, and the baseline of testsuite/binutils-regress.
-# Its own working tree (no series, ever) and build folder; its tools are
-# linked into BUILD_DIR/bin/vanilla (ld: BUILD_DIR/bin/vanilla/ld.bfd).
-build_binutils-vanilla() {
-	local src=$TC/src/$BINUTILS_TREE-vanilla build=$TC/binutils-vanilla
-	prepare_binutils_tree vanilla "$src"
-	step "binutils-vanilla: configure" configure_binutils \
-		binutils-vanilla "$src" "$build"
-	step "binutils-vanilla: make" make_binutils binutils-vanilla "$build"
-	step "binutils-vanilla: install" install_binutils \
-		toolchain/binutils-vanilla "$BIN/vanilla"
-	step "binutils-vanilla: verify" verify_binutils "$BIN/vanilla"
-	step "binutils-vanilla: keep" keep_built binutils-vanilla
+# component_ld TOOL DIR TRIPLET: the linker a component of TOOL linked
+# into DIR.
+component_ld() {
+	case $1 in
+	lld) printf '%s\n' "$2/ld.lld" ;;
+	*) [ "$3" = - ] && printf '%s\n' "$2/ld.bfd" ||
+		printf '%s\n' "$2/$3-ld" ;;
+	esac
 }
 
-# verify_default_help LD: "LD --help" marks -z hugetext as the default,
+# verify_lists LD: "LD --help" lists -z hugetext.
+verify_lists() {
+	# Not "grep -q": it stops reading, and with pipefail ld's SIGPIPE
+	# would fail the check now and then.
+	"$1" --help | grep -- '-z hugetext ' >/dev/null ||
+		die "$1 --help does not list -z hugetext"
+}
+
+# verify_default_on_binutils LD: "LD --help" marks -z hugetext as the default,
 # as --enable-hugetext makes it (bfd-patches/ 0003).
-verify_default_help() {
+verify_default_on_binutils() {
 	local help
 	help=$("$1" --help) || die "$1 --help failed"
 	grep -Eq -- '^ +-z hugetext +.*\(default\)$' <<<"$help" ||
@@ -1046,79 +1063,6 @@ verify_default_help() {
 			"$(grep -E -- '^ +-z (no)?hugetext ' <<<"$help" | paste -sd '|')" \
 			"(does the bfd series have patch 0003, --enable-hugetext?)"
 	msg "$(repo_rel "$1") --help: -z hugetext is the default"
-}
-
-# The patched snapshot with -z hugetext on by default (configure
-# --enable-hugetext): the "on" half of testsuite/default-regress, whose
-# "off" half is the binutils component.  The same working tree as
-# binutils, a build folder of its own; its tools are linked into
-# BUILD_DIR/bin/default (ld: BUILD_DIR/bin/default/ld.bfd).
-build_binutils-default() {
-	local src=$TC/src/$BINUTILS_TREE build=$TC/binutils-default
-	prepare_binutils_tree patched "$src"
-	step "binutils-default: configure" configure_binutils binutils-default \
-		"$src" "$build" --enable-hugetext
-	step "binutils-default: make" make_binutils binutils-default "$build"
-	step "binutils-default: install" install_binutils \
-		toolchain/binutils-default "$BIN/default"
-	step "binutils-default: verify" verify_binutils "$BIN/default"
-	step "binutils-default: --help" verify_default_help "$BIN/default/ld.bfd"
-	step "binutils-default: keep" keep_built binutils-default
-}
-
-# cross_triplet COMPONENT: the GNU triplet of the cross binutils
-# COMPONENT (binutils-NAME), or nothing if it is not one.
-cross_triplet() {
-	printf '%s\n' "$CROSS_TARGETS" |
-		awk -v c="$1" '"binutils-" $1 == c || "binutils-vanilla-" $1 == c {
-			print $2 }'
-}
-
-# A cross binutils for TRIPLET (each with the target's own max page size
-# and separate-code default), whose ld testsuite runs the -z hugetext
-# layout tests there too.  Its ld is BUILD_DIR/bin/TRIPLET-ld.
-# verify_binutils_cross NAME TRIPLET
-verify_binutils_cross() {
-	local ld=$BIN/$2-ld
-	link_tool "$BIN" "$2-ld" "toolchain/$1/ld/ld-new"
-	check_version "$ld" "GNU ld (GNU Binutils) $BINUTILS_VERSION_STRING"
-	# Not "grep -q": it stops reading, and with pipefail ld's SIGPIPE
-	# would fail the check now and then.
-	"$ld" --help | grep -- '-z hugetext ' >/dev/null ||
-		die "$ld --help does not list -z hugetext"
-}
-
-# build_binutils_cross NAME TRIPLET (NAME: binutils-... or
-# binutils-vanilla-..., the unpatched tree)
-build_binutils_cross() {
-	local name=$1 triplet=$2 src=$TC/src/$BINUTILS_TREE
-	case $name in
-	binutils-vanilla-*)
-		src=$TC/src/$BINUTILS_TREE-vanilla
-		prepare_binutils_tree vanilla "$src"
-		;;
-	*) prepare_binutils_tree patched "$src" ;;
-	esac
-	step "$name: configure" configure_binutils "$name" \
-		"$src" "$TC/$name" --target="$triplet"
-	step "$name: make" make_binutils "$name" "$TC/$name"
-	case $name in
-	binutils-vanilla-*)
-		step "$name: verify" verify_binutils_cross_vanilla "$name" \
-			"$triplet"
-		;;
-	*) step "$name: verify" verify_binutils_cross "$name" "$triplet" ;;
-	esac
-	step "$name: keep" keep_built "$name"
-}
-
-# The unpatched cross ld: BUILD_DIR/bin/vanilla/TRIPLET-ld.
-# verify_binutils_cross_vanilla NAME TRIPLET
-verify_binutils_cross_vanilla() {
-	mkdir -p "$BIN/vanilla"
-	link_tool "$BIN/vanilla" "$2-ld" "toolchain/$1/ld/ld-new"
-	check_version "$BIN/vanilla/$2-ld" \
-		"GNU ld (GNU Binutils) $BINUTILS_VERSION_STRING"
 }
 
 # --- lld -------------------------------------------------------------------
@@ -1220,10 +1164,8 @@ configure_lld() {
 	local name=$1 src=$2 build=$3 config args=()
 	shift 3
 	config=$(lld_config "$@")
-	BUILT_KEY[$name]=$(built_key "$name" "$config" "$src")
-	configured_with "$build" build.ninja "$config" && return 0
-	restore_built "$name" "$build" "$config" && return 0
-	start_configure "$name" "$build"
+	needs_configure "$name" "$src" "$build" build.ninja "$config" ||
+		return 0
 	write_llvm_dir "$build"
 	mapfile -t args < <(printf '%s\n' "$config" | grep -v '^[A-Z]*=')
 	# in-root clears the environment: CMake takes the flags from here.
@@ -1290,11 +1232,11 @@ verify_lld() {
 	rm -rf "$out"
 }
 
-# verify_lld_default LD: LD (a launcher) lays out code for huge pages
+# verify_default_on_lld LD: LD (a launcher) lays out code for huge pages
 # without -z hugetext: 64 KiB of code with a 64 KiB huge page size (as
 # lld/test/ELF/hugetext-default.s does) gets a code segment aligned to it,
 # and -z nohugetext turns that off.
-verify_lld_default() {
+verify_default_on_lld() {
 	local ld=$1 out=$TC/lld-default-verify on off
 	rm -rf "$out"
 	mkdir -p "$out"
@@ -1316,46 +1258,108 @@ verify_lld_default() {
 	rm -rf "$out"
 }
 
-# The patched LLVM source tree in SRC and the build root, shared by lld
-# and lld-default; made once per run, whichever component comes first.
+# prepare_lld_tree SOURCES SRC: the LLVM source tree in SRC (SOURCES:
+# patched, or vanilla without a series) and the build root, shared by the
+# lld components; made once per run, whichever component comes first.
 prepare_lld_tree() {
-	! $LLD_TREE_READY || return 0
-	step "lld: fetch" fetch llvm
-	step "lld: build root" fetch buildroot
-	remove_stale_trees llvm "$(llvm_pristine_id)"
-	step "lld: patch" prepare_tree lld "$CACHE/llvm/llvm-$LLVM_VERSION" \
-		"$(llvm_pristine_id)" "$1" "$LLD_SERIES" "$TC/lld" \
-		"$TC/lld-default"
-	LLD_TREE_READY=true
+	local sources=$1 src=$2 series=$LLD_SERIES name=lld
+	local -a builds
+	case " $TREES_READY " in *" lld-$sources "*) return 0 ;; esac
+	[ "$sources" = patched ] || series=none name=lld-$sources
+	case " $TREES_READY " in
+	*" lld-"*) ;;
+	*)
+		step "lld: fetch" fetch llvm
+		step "lld: build root" fetch buildroot
+		remove_stale_trees llvm "$(llvm_pristine_id)"
+		;;
+	esac
+	mapfile -t builds < <(component_builds lld "$sources")
+	step "$name: patch" prepare_tree "$name" \
+		"$CACHE/llvm/llvm-$LLVM_VERSION" "$(llvm_pristine_id)" "$src" \
+		"$series" "${builds[@]}"
+	TREES_READY="$TREES_READY lld-$sources"
 }
 
+# build_lld NAME SOURCES DIR TRIPLET [OPTION...]: configure and build the
+# lld component NAME from the LLVM tree of SOURCES with cmake's OPTIONs in
+# the build root, with TC/NAME-in-root for lit in its build, and write the
+# launcher DIR/ld.lld.  One lld links for every target: no TRIPLET.
 build_lld() {
-	local src=$TC/src/llvm-$LLVM_VERSION build=$TC/lld
-	prepare_lld_tree "$src"
-	write_lld_in_root lld "$(buildroot_dir)" "$src" "$build"
-	step "lld: configure" configure_lld lld "$src" "$build"
-	step "lld: ninja" ninja_lld lld
-	step "lld: install" install_lld "$build" "$BIN"
-	step "lld: verify" verify_lld "$build" "$BIN"
-	step "lld: keep" keep_built lld
+	local name=$1 sources=$2 dir=$3 src=$TC/src/llvm-$LLVM_VERSION
+	local build=$TC/$1
+	[ "$4" = - ] || die "$name: an lld component has no cross target"
+	shift 4
+	[ "$sources" = patched ] || src=$src-$sources
+	prepare_lld_tree "$sources" "$src"
+	write_lld_in_root "$name" "$(buildroot_dir)" "$src" "$build"
+	step "$name: configure" configure_lld "$name" "$src" "$build" "$@"
+	step "$name: ninja" ninja_lld "$name"
+	step "$name: install" install_lld "$build" "$dir"
+	step "$name: verify" verify_lld "$build" "$dir"
 }
 
-# ld.lld with -z hugetext on by default (-DLLD_DEFAULT_HUGETEXT=ON): the
-# "on" half of testsuite/default-regress, whose "off" half is the lld
-# component.  The same working tree as lld, a build folder of its own,
-# TC/lld-default-in-root for lit in it, and the launcher
-# BUILD_DIR/bin/default/ld.lld.
-build_lld-default() {
-	local src=$TC/src/llvm-$LLVM_VERSION build=$TC/lld-default
-	prepare_lld_tree "$src"
-	write_lld_in_root lld-default "$(buildroot_dir)" "$src" "$build"
-	step "lld-default: configure" configure_lld lld-default "$src" \
-		"$build" -DLLD_DEFAULT_HUGETEXT=ON
-	step "lld-default: ninja" ninja_lld lld-default
-	step "lld-default: install" install_lld "$build" "$BIN/default"
-	step "lld-default: verify" verify_lld "$build" "$BIN/default"
-	step "lld-default: default" verify_lld_default "$BIN/default/ld.lld"
-	step "lld-default: keep" keep_built lld-default
+# --- Components (toolchain/components) --------------------------------------
+
+# read_components: COMPONENT_LINES, the lines of toolchain/components with
+# each "@" line repeated for every cross target: NAME TOOL SOURCES
+# OPTIONS BIN CHECK DEFAULT TRIPLET (TRIPLET "-" where none); and
+# COMPONENTS, what to build.
+read_components() {
+	local file=$HERE/components
+	# awk prints the lines, or the first bad line's error alone.
+	COMPONENT_LINES=$(awk -v cross="$(printf '%s\n' "$CROSS_TARGETS" |
+		paste -sd ' ')" -v file="$(repo_rel "$file")" '
+		BEGIN { n = split(cross, w, " ") }
+		/^#/ || NF == 0 { next }
+		NF != 7 || $2 !~ /^(binutils|lld)$/ || $3 !~ /^(patched|vanilla)$/ ||
+		    $6 !~ /^(lists|default-on|-)$/ || $7 !~ /^(yes|no)$/ {
+			bad = sprintf("%s:%d: not NAME TOOL SOURCES OPTIONS BIN " \
+			    "CHECK DEFAULT (TOOL binutils or lld, SOURCES patched " \
+			    "or vanilla, CHECK lists, default-on or -, DEFAULT yes " \
+			    "or no)", file, FNR)
+			exit
+		}
+		$1 !~ /@/ { out[++m] = $0 " -"; next }
+		{
+			for (i = 1; i + 1 <= n; i += 2) {
+				name = $1; opts = $4
+				sub(/@/, w[i], name)
+				gsub(/@/, "--target=" w[i + 1], opts)
+				out[++m] = name " " $2 " " $3 " " opts " " $5 " " $6 \
+				    " " $7 " " w[i + 1]
+			}
+		}
+		END {
+			if (bad != "") { print bad; exit 1 }
+			for (i = 1; i <= m; i++) print out[i]
+		}' "$file") || die "$COMPONENT_LINES"
+	COMPONENTS=${HUGETEXT_COMPONENTS:-$(awk '$7 == "yes" { print $1 }' \
+		<<<"$COMPONENT_LINES" | paste -sd ' ')}
+}
+
+# component_line NAME: NAME's line of COMPONENT_LINES; nothing if none.
+component_line() {
+	awk -v c="$1" '$1 == c' <<<"$COMPONENT_LINES"
+}
+
+# build_component NAME: build the component NAME as its line of
+# toolchain/components says, check it and keep its build in the cache.
+build_component() {
+	local name tool sources options bin check triplet ld
+	local -a opts
+	read -r name tool sources options bin check _ triplet \
+		<<<"$(component_line "$1")"
+	opts=()
+	[ "$options" = - ] || IFS=, read -r -a opts <<<"$options"
+	[ "$bin" = . ] && bin=$BIN || bin=$BIN/$bin
+	"build_$tool" "$name" "$sources" "$bin" "$triplet" "${opts[@]}"
+	ld=$(component_ld "$tool" "$bin" "$triplet")
+	case $check in
+	lists) step "$name: --help" verify_lists "$ld" ;;
+	default-on) step "$name: default" "verify_default_on_$tool" "$ld" ;;
+	esac
+	step "$name: keep" keep_built "$name"
 }
 
 # --- Main ------------------------------------------------------------------
@@ -1368,19 +1372,15 @@ check_settings() {
 	case $JOBS in
 	'' | 0* | *[!0-9]*) die "HUGETEXT_JOBS must be a positive number" ;;
 	esac
+	read_components
 	for c in $COMPONENTS; do
-		case $c in
-		binutils | binutils-vanilla | lld) ;;
-		binutils-default | lld-default) ;;
-		*) [ -n "$(cross_triplet "$c")" ] ||
-			die "HUGETEXT_COMPONENTS: unknown '$c'" \
-				"(binutils, binutils-vanilla, lld, binutils-default," \
-				"lld-default, or binutils-NAME or" \
-				"binutils-vanilla-NAME for a NAME of" \
-				"toolchain/cross-targets:" \
+		[ -n "$(component_line "$c")" ] ||
+			die "HUGETEXT_COMPONENTS: unknown '$c' (toolchain/components:" \
+				"$(grep -v '^#' "$HERE/components" | awk 'NF { print $1 }' |
+					paste -sd ' ')," \
+				"where @ is a NAME of toolchain/cross-targets:" \
 				"$(printf '%s\n' "$CROSS_TARGETS" | awk '{ print $1 }' |
-					paste -sd ' '))" ;;
-		esac
+					paste -sd ' '))"
 	done
 }
 
@@ -1388,9 +1388,9 @@ check_settings() {
 component_sources() {
 	local c
 	for c in $COMPONENTS; do
-		case $c in
-		binutils*) printf 'binutils\n' ;;
-		lld | lld-default) printf 'llvm\nbuildroot\n' ;;
+		case $(component_line "$c" | awk '{ print $2 }') in
+		binutils) printf 'binutils\n' ;;
+		lld) printf 'llvm\nbuildroot\n' ;;
 		esac
 	done | awk '!seen[$0]++'
 }
@@ -1407,7 +1407,7 @@ fetch_only() {
 }
 
 main() {
-	local c t t0
+	local c t0
 	case ${1-} in
 	-h | --help) usage 0 ;;
 	--fetch-only)
@@ -1440,12 +1440,7 @@ main() {
 	t0=$(now)
 	step "check dependencies" "$HERE/install-deps.sh" --check
 	for c in $COMPONENTS; do
-		t=$(cross_triplet "$c")
-		if [ -n "$t" ]; then
-			build_binutils_cross "$c" "$t"
-		else
-			"build_$c"
-		fi
+		build_component "$c"
 	done
 	TIMINGS+=("$(awk -v a="$t0" -v b="$(now)" \
 		'BEGIN { printf "  %-30s %8.1f s", "total", b - a }')")
