@@ -6,7 +6,8 @@ Usage: report.py RESULTS.tsv > report.txt
 Each cell shows whether the text started on a PMD boundary, how many of
 its bytes were PMD-mapped, and the largest folio behind it (after "/":
 4K, 64K, 2M...; "?" where the probe could not read it); "!" marks a
-result that broke its expectation.  The kernels are in the kernels file's order, each with the
+result that broke its expectation, "~" one that met it only when the
+cell ran a second time (its first run is listed below the table).  The kernels are in the kernels file's order, each with the
 package it was.
 
 With --summary, the table of the first screen of docs/kernel-matrix.md,
@@ -35,6 +36,10 @@ def size(folio):
     return str(b)
 
 
+# A verdict's mark in the table; any other verdict is "!".
+MARKS = {"ok": "", "second-run": " ~"}
+
+
 def main(path):
     rows = list(csv.DictReader(open(path), delimiter="\t"))
     kernels, packages = [], {}
@@ -53,7 +58,7 @@ def main(path):
         table[case][r["kernel"]] = "%s %s/%s MiB %s%s" % (
             "aligned" if r["aligned"] == "1" else "unaligned",
             mib(r["pmd"]), mib(r["text"]), size(r.get("folio", "-1")),
-            "" if r["verdict"] == "ok" else " !")
+            MARKS.get(r["verdict"], " !"))
     head = ["THP", "fs", "producer", "kind", "method"] + kernels
     widths = [max(len(h), 8) for h in head]
     lines = []
@@ -68,8 +73,14 @@ def main(path):
     print(fmt % tuple(head))
     for cells in lines:
         print(fmt % tuple(cells))
-    bad = sum(1 for r in rows if r["verdict"] != "ok")
-    print("%d cells, %d as expected, %d not" % (len(rows), len(rows) - bad, bad))
+    again = [r for r in rows if r["verdict"] == "second-run"]
+    for r in again:
+        print("~ %s: the first run gave %s" % (" ".join(
+            r[c] for c in ("kernel", "mode", "fs", "producer", "kind",
+                           "method")), r.get("first", "?")))
+    bad = sum(1 for r in rows if r["verdict"] not in MARKS)
+    print("%d cells, %d as expected (%d of them on a second run), %d not" % (
+        len(rows), len(rows) - bad, len(again), bad))
     return 0
 
 
