@@ -7,7 +7,8 @@ Each cell shows whether the text started on a PMD boundary, how many of
 its bytes were PMD-mapped, and the largest folio behind it (after "/":
 4K, 64K, 2M...; "?" where the probe could not read it); "!" marks a
 result that broke its expectation, "~" one that met it only when the
-cell ran a second time (its first run is listed below the table).  The kernels are in the kernels file's order, each with the
+cell ran a second time (the first run of each cell that ran twice is
+listed below the table).  The kernels are in the kernels file's order, each with the
 package it was.
 
 With --summary, the table of the first screen of docs/kernel-matrix.md,
@@ -73,11 +74,15 @@ def main(path):
     print(fmt % tuple(head))
     for cells in lines:
         print(fmt % tuple(cells))
+    # The cells that ran twice: met on the second run ("~") or broken
+    # both times.
     again = [r for r in rows if r["verdict"] == "second-run"]
-    for r in again:
-        print("~ %s: the first run gave %s" % (" ".join(
-            r[c] for c in ("kernel", "mode", "fs", "producer", "kind",
-                           "method")), r.get("first", "?")))
+    for r in rows:
+        if (r.get("first") or "-") != "-":
+            print("%s %s: the first run gave %s" % (
+                "~" if r["verdict"] == "second-run" else "!", " ".join(
+                    r[c] for c in ("kernel", "mode", "fs", "producer",
+                                   "kind", "method")), r["first"]))
     bad = sum(1 for r in rows if r["verdict"] not in MARKS)
     print("%d cells, %d as expected (%d of them on a second run), %d not" % (
         len(rows), len(rows) - bad, len(again), bad))
