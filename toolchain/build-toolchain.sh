@@ -768,9 +768,12 @@ tree_id() {
 # built_key NAME CONFIG SRC: the key of NAME's build with the
 # configuration CONFIG from the working tree SRC.
 built_key() {
+	local tree
+	# Apart, so that a failure shows where errexit is off (the caller
+	# runs as a condition).
+	tree=$(tree_id "$3") || return 1
 	{
-		printf '%s\n' "$1" "$2" "$SCRIPT_ID"
-		tree_id "$3"
+		printf '%s\n' "$1" "$2" "$SCRIPT_ID" "$tree"
 		gcc --version | head -n 1
 	} | sha256sum | cut -c1-16
 }
@@ -1262,10 +1265,10 @@ verify_default_on_lld() {
 # patched, or vanilla without a series) and the build root, shared by the
 # lld components; made once per run, whichever component comes first.
 prepare_lld_tree() {
-	local sources=$1 src=$2 series=$LLD_SERIES name=lld
+	local sources=$1 src=$2 series=$LLD_SERIES name=lld what=patch
 	local -a builds
 	case " $TREES_READY " in *" lld-$sources "*) return 0 ;; esac
-	[ "$sources" = patched ] || series=none name=lld-$sources
+	[ "$sources" = patched ] || series=none name=lld-$sources what=sources
 	case " $TREES_READY " in
 	*" lld-"*) ;;
 	*)
@@ -1275,7 +1278,7 @@ prepare_lld_tree() {
 		;;
 	esac
 	mapfile -t builds < <(component_builds lld "$sources")
-	step "$name: patch" prepare_tree "$name" \
+	step "$name: $what" prepare_tree "$name" \
 		"$CACHE/llvm/llvm-$LLVM_VERSION" "$(llvm_pristine_id)" "$src" \
 		"$series" "${builds[@]}"
 	TREES_READY="$TREES_READY lld-$sources"
@@ -1313,22 +1316,36 @@ read_components() {
 		BEGIN { n = split(cross, w, " ") }
 		/^#/ || NF == 0 { next }
 		NF != 7 || $2 !~ /^(binutils|lld)$/ || $3 !~ /^(patched|vanilla)$/ ||
+		    $5 !~ /^(\.|[A-Za-z0-9_-]+)$/ ||
 		    $6 !~ /^(lists|default-on|-)$/ || $7 !~ /^(yes|no)$/ {
 			bad = sprintf("%s:%d: not NAME TOOL SOURCES OPTIONS BIN " \
 			    "CHECK DEFAULT (TOOL binutils or lld, SOURCES patched " \
-			    "or vanilla, CHECK lists, default-on or -, DEFAULT yes " \
-			    "or no)", file, FNR)
+			    "or vanilla, BIN . or a folder name, CHECK lists, " \
+			    "default-on or -, DEFAULT yes or no)", file, FNR)
 			exit
 		}
-		$1 !~ /@/ { out[++m] = $0 " -"; next }
+		$1 ~ /@/ && $2 != "binutils" {
+			bad = sprintf("%s:%d: %s: only a binutils component has " \
+			    "a line per cross target (one lld links for all)",
+			    file, FNR, $1)
+			exit
+		}
+		$1 !~ /@/ { add($1, $0 " -"); next }
 		{
 			for (i = 1; i + 1 <= n; i += 2) {
 				name = $1; opts = $4
 				sub(/@/, w[i], name)
 				gsub(/@/, "--target=" w[i + 1], opts)
-				out[++m] = name " " $2 " " $3 " " opts " " $5 " " $6 \
-				    " " $7 " " w[i + 1]
+				add(name, name " " $2 " " $3 " " opts " " $5 " " $6 \
+				    " " $7 " " w[i + 1])
 			}
+		}
+		function add(name, line) {
+			if (name in seen && bad == "")
+				bad = sprintf("%s:%d: %s is named twice", file, FNR,
+				    name)
+			seen[name] = 1
+			out[++m] = line
 		}
 		END {
 			if (bad != "") { print bad; exit 1 }
