@@ -159,6 +159,8 @@ fi
 pgbin=/usr/lib/postgresql/15/bin
 # shellcheck source=bench/install-missing.sh
 . "$top/bench/install-missing.sh"
+# shellcheck source=bench/round-order.sh
+. "$top/bench/round-order.sh"
 install_missing postgresql-15 postgresql-client-15
 pgbench=$pgbin/pgbench
 for f in "$pgbench" "$pgbin/pg_isready"; do
@@ -384,24 +386,11 @@ session() {
 		>>"$out/runs.tsv"
 }
 
-# shuffled ROUND: the ways in an order drawn for that round (the same on
-# every machine), so that no way always runs first or after the same one.
-shuffled() {
-	local -a v=("${ways[@]}")
-	local i j t
-	RANDOM=$1
-	for ((i = ${#v[@]} - 1; i > 0; i--)); do
-		j=$((RANDOM % (i + 1)))
-		t=${v[i]} v[i]=${v[j]} v[j]=$t
-	done
-	echo "${v[@]}"
-}
-
 minutes=$(( ((rounds + 1) * ${#ways[@]} * (seconds + rw_seconds + 2 * warmup + 3) + 59) / 60 ))
 say "== $rounds rounds and a warm-up of ${ways[*]} (about $minutes minutes)"
 for ((r = 0; r <= rounds; r++)); do
 	order=("${ways[@]}")
-	[ "$r" -eq 0 ] || read -r -a order <<<"$(shuffled "$r")"
+	[ "$r" -eq 0 ] || read -r -a order <<<"$(round_order "$r" "${ways[@]}")"
 	for workload in select rw; do
 		for w in "${order[@]}"; do
 			session "$workload" "$w" "$r"
