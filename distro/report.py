@@ -93,6 +93,12 @@ class Row:
         self.sums.append(f"{'PASS' if ok else 'FAIL'}: distro: {self.pkg} "
                          f"{self.way}: {what}")
 
+    def find(self, finding):
+        """A finding that no check above names: it fails on its own line,
+        so that no finding is only words in the report."""
+        self.findings.append(finding)
+        self.sums.append(f"FAIL: distro: {finding}")
+
     def read(self, name, default=None):
         return read(os.path.join(self.dir, name), default)
 
@@ -115,8 +121,8 @@ def build_cells(r, ways, pattern):
         r.findings.append(f"{r.pkg}: the {r.way} build did not pass: {status}"
                           f"{first_error(r.dir)} (log: {r.dir}/build.log)")
     elif tested and not tests:
-        r.findings.append(f"{r.pkg}: the {r.way} build log has no test summary "
-                          f"(TESTS of distro/packages; log: {r.dir}/build.log)")
+        r.find(f"{r.pkg}: the {r.way} build log has no test summary "
+               f"(TESTS of distro/packages; log: {r.dir}/build.log)")
     elif tested and r.way != reference and read(
             os.path.join(r.out, r.pkg, reference, "status")) == "ok" and read(
             os.path.join(r.out, r.pkg, reference, "tests")) != "no":
@@ -146,6 +152,9 @@ def compare_cells(r):
     ELF files, eligible files and sizes, and their checks."""
     text = r.read("compare.json")
     if not text:
+        if r.read("status") == "ok":
+            r.find(f"{r.pkg}/{r.way}: built, but not compared with its "
+                   f"baseline (no compare.json in {r.dir})")
         return ["-"] * 5
     cmp = json.loads(text)
     small = f"{cmp['small_identical']} of {cmp['elf_small']}"

@@ -6,7 +6,9 @@ Usage: compare-verdicts.py HUGETEXT FIRST SECOND [CHECK-OPTION...]
 Two producers (GNU ld and ld.lld, or either and the plugin) given the same
 objects and options must give the same verdict and code segments of the
 same size in memory.  Prints one line per file and exits 0 when they agree,
-1 when they do not, 2 when `hugetext check` could not judge a file.
+1 when they do not, 2 when `hugetext check` could not judge a file or
+exited with any status but 0 or 1 (a sanitizer's error included, even
+after the JSON was written).
 """
 
 import json
@@ -19,8 +21,12 @@ def judge(hugetext, path, options):
     run = subprocess.run([hugetext, "check", "--json", *options, path],
                          capture_output=True, text=True)
     if run.returncode not in (0, 1):
-        sys.exit("compare-verdicts: hugetext check %s: %s"
-                 % (path, run.stderr.strip() or "exit %d" % run.returncode))
+        # Whatever it printed first: a crash after the JSON (a sanitizer's
+        # error, which has a status of its own) is not a verdict.
+        print("compare-verdicts: hugetext check %s: exited with status "
+              "%d, not a verdict (0 or 1): %s"
+              % (path, run.returncode, run.stderr.strip()), file=sys.stderr)
+        sys.exit(2)
     report = json.loads(run.stdout)["files"][0]
     sizes = [seg["memsz"] for seg in report["segments"] if seg["eligible"]]
     return report["verdict"], sizes
