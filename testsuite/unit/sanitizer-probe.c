@@ -32,8 +32,9 @@ main (int argc, char **argv)
       char *p = malloc (4);
       if (p == NULL)
 	return 2;
-      p[3 + ht_one] = 1;
-      free (p);
+      memset (p, 0, 4 + (size_t) ht_one);
+      ht_kept = p;
+      free (ht_kept);
     }
   else if (strcmp (mode, "undefined") == 0)
     {
