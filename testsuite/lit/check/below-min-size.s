@@ -1,7 +1,10 @@
 # REQUIRES: ld.lld
-## Rule `noop`: a program whose code is below the min size is left alone, and
-## the checker accepts its plain layout.  Lowering the min size makes the
-## same file eligible, and then it fails.
+## The checker's min size: a plain link (no -z hugetext) whose code segment
+## is below the min size passes, its segment reported as below the min size
+## and left alone; lowering the min size (--min-size) makes the same file
+## eligible, and then it fails.  (Rule `noop`, that a producer's output below
+## the min size is the output without the option, cannot be judged from one
+## file: bfd/below-min-size.s and lld/below-min-size.s compare two links.)
 
 # RUN: llvm-mc -filetype=obj -triple=x86_64 %s -o %t.o
 # RUN: %ld.lld -pie %t.o -o %t

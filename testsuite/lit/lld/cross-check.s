@@ -2,7 +2,8 @@
 ## GNU ld and ld.lld, given the same objects and options, give outputs that
 ## `hugetext check` judges alike: the same verdict and code segments of the
 ## same size. Each pair is linked with -z hugetext, and once more without
-## it, where both must fail the same way.
+## it, where both must fail the same way; below the min size both outputs
+## are the links without the option, byte for byte.
 
 # RUN: rm -rf %t && split-file %s %t && cd %t
 # RUN: llvm-mc -filetype=obj -triple=x86_64 large.s -o large.o
@@ -41,13 +42,19 @@
 # OK4M:      bfd-4m: ok, code segments 0x400000
 # OK4M-NEXT: lld-4m: ok, code segments 0x400000
 
-## Without the option both fail; below the min size both are left alone.
+## Without the option both fail.
 # RUN: %ld.bfd -pie large.o lib.so -o bfd-plain
 # RUN: %ld.lld -pie large.o lib.so -o lld-plain
 # RUN: %expect-exit 1 %hugetext check bfd-plain
 # RUN: %expect-exit 1 %hugetext check lld-plain
+## Below the min size both leave the output alone: each is byte for byte
+## its link without the option, and both pass the checker alike.
 # RUN: %ld.bfd -z hugetext -pie small.o lib.so -o bfd-small
 # RUN: %ld.lld -z hugetext -pie small.o lib.so -o lld-small
+# RUN: %ld.bfd -pie small.o lib.so -o bfd-small-plain
+# RUN: %ld.lld -pie small.o lib.so -o lld-small-plain
+# RUN: cmp bfd-small-plain bfd-small
+# RUN: cmp lld-small-plain lld-small
 # RUN: %compare-verdicts bfd-small lld-small | FileCheck %s --check-prefix=SMALL
 # SMALL:      bfd-small: ok, code segments none
 # SMALL-NEXT: lld-small: ok, code segments none
