@@ -7,9 +7,9 @@
 ## which keeps its offset within its page.  For every kind of output and
 ## with -z separate-code, -z noseparate-code and -z relro.
 
-## The input has a note, as every program gcc links has.  (A non-PIE
-## executable whose first segment would hold only the ELF headers gets
-## them in the page below the code, with or without the option: see
+## The input has a note, as programs gcc links against glibc have.  (A
+## non-PIE executable whose first segment would hold only the ELF headers
+## gets them in the page below the code, with or without the option: see
 ## docs/gnu-ld.md.)
 
 # RUN: rm -rf %t && mkdir -p %t
