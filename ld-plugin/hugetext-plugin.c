@@ -475,10 +475,12 @@ fail:
 }
 
 /* Pad the output in place (FALLOC_FL_INSERT_RANGE), for where no new
-   file can be made beside it.  Returns 0, 1 where the file system cannot
-   insert ranges, or -1 with the reason in ERR.  Where the change fails
-   half-way, the output is removed and the link fails, rather than leave
-   a broken program behind.  */
+   file can be made beside it.  Returns 0; PAD_IN_PLACE_UNSUPPORTED or
+   PAD_IN_PLACE_BLOCKS where the file system cannot insert these ranges,
+   the output unchanged; or -1 where the output cannot be opened; the
+   reason in ERR.  Any other failure of pad_in_place is an error (a
+   bug, or a failed write): the output is removed and the link fails,
+   rather than leave a broken program or a silent fallback behind.  */
 static int
 pad_output_in_place (const struct pad_plan *plan, const struct ht_elf *elf,
 		     char err[HT_ERRLEN])
@@ -491,12 +493,12 @@ pad_output_in_place (const struct pad_plan *plan, const struct ht_elf *elf,
       return -1;
     }
   done = pad_in_place (plan, elf, out, err);
-  if (close (out) != 0 && done == 0)
+  if (close (out) != 0 && done == PAD_IN_PLACE_DONE)
     {
       snprintf (err, HT_ERRLEN, "closing: %s", strerror (errno));
-      done = -1;
+      done = PAD_IN_PLACE_ERROR;
     }
-  if (done < 0)
+  if (done == PAD_IN_PLACE_ERROR)
     {
       say ("error: %s: %s; removed", output_name, err);
       unlink (output_name);
@@ -532,10 +534,12 @@ finish_layout (const struct ht_elf *elf, int fd, unsigned mode,
   if (out < 0)
     {
       int why = errno;
+      char in_place[HT_ERRLEN];
 
-      if (pad_output_in_place (&plan, elf, err) == 0)
+      if (pad_output_in_place (&plan, elf, in_place) == 0)
 	return 0;
-      snprintf (err, HT_ERRLEN, "temporary file: %s", strerror (why));
+      snprintf (err, HT_ERRLEN, "temporary file: %s; in place: %.180s",
+		strerror (why), in_place);
       return -1;
     }
   if (pad_write (&plan, elf, fd, out, err) != 0

@@ -405,6 +405,9 @@ pad_write (const struct pad_plan *plan, const struct ht_elf *elf, int in,
   return status;
 }
 
+/* The largest block size pad_in_place works with.  */
+#define GAP_MAX_BLOCK 65536
+
 /* A gap to insert: LEN bytes of zeros at AT.  FALLOC_FL_INSERT_RANGE
    takes whole blocks only, so the gap goes in at the block boundary BASE
    below AT, and the KEEP bytes from BASE to AT, saved first, are put
@@ -413,68 +416,161 @@ struct gap
 {
   uint64_t at, len, base;
   size_t keep;
-  unsigned char saved[65536];
+  unsigned char saved[GAP_MAX_BLOCK];
 };
 
-/* 0, or 1 where the gap cannot be inserted whole blocks at a time.  */
+/* Prepare G, a gap of LEN bytes at AT in FD, in blocks of BLOCK (a power
+   of two no larger than G's buffer).  PAD_IN_PLACE_DONE; or
+   PAD_IN_PLACE_BLOCKS where LEN is not whole blocks, or
+   PAD_IN_PLACE_ERROR where the bytes in front of it cannot be read, with
+   the reason in ERR.  */
 static int
 gap_prepare (struct gap *g, int fd, uint64_t at, uint64_t len,
-	     uint64_t block)
+	     uint64_t block, char err[HT_ERRLEN])
 {
+  ssize_t got;
+
   g->at = at;
   g->len = len;
   g->base = at & ~(block - 1);
   g->keep = (size_t) (at - g->base);
   if (len == 0)
-    return 0;
-  if (block > sizeof g->saved || (block & (block - 1)) != 0
-      || len % block != 0)
-    return 1;
-  return pread (fd, g->saved, g->keep, (off_t) g->base)
-	 == (ssize_t) g->keep ? 0 : 1;
+    return PAD_IN_PLACE_DONE;
+  if (len % block != 0)
+    {
+      snprintf (err, HT_ERRLEN, "the gap of 0x%llx bytes at 0x%llx is not "
+		"whole blocks of 0x%llx bytes", (unsigned long long) len,
+		(unsigned long long) at, (unsigned long long) block);
+      return PAD_IN_PLACE_BLOCKS;
+    }
+  got = pread (fd, g->saved, g->keep, (off_t) g->base);
+  if (got != (ssize_t) g->keep)
+    {
+      snprintf (err, HT_ERRLEN, "reading the 0x%zx bytes at 0x%llx: %s",
+		g->keep, (unsigned long long) g->base,
+		got < 0 ? strerror (errno) : "the file ends");
+      return PAD_IN_PLACE_ERROR;
+    }
+  return PAD_IN_PLACE_DONE;
 }
 
-/* Whether a failed fallocate left the file as it was: these errors
-   come from its checks, before it changes anything.  Any other (ENOSPC,
-   EIO, ...) may come half-way, after the file size changed.  */
+/* Whether ERR, from fallocate, says that the file system cannot insert
+   ranges at all (ENOSYS: the kernel has no fallocate).  Any other error
+   is not the file system's lack: EINVAL, for one, is an offset or a
+   length that is not whole blocks, which gap_prepare rules out.  */
 static bool
-refused (int err)
+cannot_insert (int err)
 {
-  return err == EOPNOTSUPP || err == ENOSYS || err == EINVAL;
+#if defined ENOTSUP && ENOTSUP != EOPNOTSUPP
+  if (err == ENOTSUP)
+    return true;
+#endif
+  return err == EOPNOTSUPP || err == ENOSYS;
 }
 
-/* Insert G.  0 done; 1 the file system refused, nothing changed; -1
-   the file changed but not as it should.  */
+/* Insert G.  PAD_IN_PLACE_DONE; PAD_IN_PLACE_UNSUPPORTED where the file
+   system cannot insert ranges, nothing changed; PAD_IN_PLACE_ERROR with
+   the reason in ERR.  */
 static int
-gap_insert (const struct gap *g, int fd)
+gap_insert (const struct gap *g, int fd, char err[HT_ERRLEN])
 {
-  static const unsigned char zeros[65536];
+  static const unsigned char zeros[GAP_MAX_BLOCK];
 
   if (g->len == 0)
-    return 0;
+    return PAD_IN_PLACE_DONE;
   if (fallocate (fd, FALLOC_FL_INSERT_RANGE, (off_t) g->base,
 		 (off_t) g->len) != 0)
-    return refused (errno) ? 1 : -1;
+    {
+      int why = errno;
+
+      snprintf (err, HT_ERRLEN, "inserting 0x%llx bytes at 0x%llx: "
+		"fallocate (FALLOC_FL_INSERT_RANGE): %s",
+		(unsigned long long) g->len, (unsigned long long) g->base,
+		strerror (why));
+      return cannot_insert (why) ? PAD_IN_PLACE_UNSUPPORTED
+				 : PAD_IN_PLACE_ERROR;
+    }
   if (g->keep != 0
       && (pwrite (fd, g->saved, g->keep, (off_t) g->base)
 	  != (ssize_t) g->keep
 	  || pwrite (fd, zeros, g->keep, (off_t) (g->base + g->len))
 	     != (ssize_t) g->keep))
-    return -1;
-  return 0;
+    {
+      snprintf (err, HT_ERRLEN, "putting back the 0x%zx bytes in front of "
+		"the gap at 0x%llx: %s", g->keep,
+		(unsigned long long) g->at, strerror (errno));
+      return PAD_IN_PLACE_ERROR;
+    }
+  return PAD_IN_PLACE_DONE;
 }
 
-/* Take G out again.  */
+/* Take G out again.  0, or -1 with the reason in ERR.  */
 static int
-gap_remove (const struct gap *g, int fd)
+gap_remove (const struct gap *g, int fd, char err[HT_ERRLEN])
 {
   if (g->len == 0)
     return 0;
   if (fallocate (fd, FALLOC_FL_COLLAPSE_RANGE, (off_t) g->base,
-		 (off_t) g->len) != 0)
-    return -1;
-  return pwrite (fd, g->saved, g->keep, (off_t) g->base)
-	 == (ssize_t) g->keep ? 0 : -1;
+		 (off_t) g->len) != 0
+      || pwrite (fd, g->saved, g->keep, (off_t) g->base)
+	 != (ssize_t) g->keep)
+    {
+      snprintf (err, HT_ERRLEN, "taking the gap at 0x%llx out again: %s",
+		(unsigned long long) g->at, strerror (errno));
+      return -1;
+    }
+  return 0;
+}
+
+/* Whether FD, whose contents ELF describes, is the file PLAN was made
+   for and can take its gaps, and in what blocks (*BLOCK): as
+   pad_in_place says.  */
+static int
+check_file (const struct pad_plan *plan, const struct ht_elf *elf, int fd,
+	    uint64_t *block, char err[HT_ERRLEN])
+{
+  struct stat st;
+
+  if (fstat (fd, &st) != 0)
+    {
+      snprintf (err, HT_ERRLEN, "fstat: %s", strerror (errno));
+      return PAD_IN_PLACE_ERROR;
+    }
+  if (!S_ISREG (st.st_mode) || (uint64_t) st.st_size != elf->size)
+    {
+      snprintf (err, HT_ERRLEN, "the file is %s of 0x%llx bytes, its ELF "
+		"0x%llx bytes", S_ISREG (st.st_mode) ? "a regular file"
+		: "not a regular file", (unsigned long long) st.st_size,
+		(unsigned long long) elf->size);
+      return PAD_IN_PLACE_ERROR;
+    }
+  if (plan->front_at > plan->tail_at || plan->tail_at > elf->size
+      || (plan->front != 0 && plan->front_at >= elf->size))
+    {
+      snprintf (err, HT_ERRLEN, "the gaps at 0x%llx and 0x%llx do not lie "
+		"in order within the file's 0x%llx bytes",
+		(unsigned long long) plan->front_at,
+		(unsigned long long) plan->tail_at,
+		(unsigned long long) elf->size);
+      return PAD_IN_PLACE_ERROR;
+    }
+  if (plan->tail != 0 && plan->tail_at == elf->size)
+    {
+      /* Valid, but a range can only be inserted before a byte.  */
+      snprintf (err, HT_ERRLEN, "the code ends the file: no range can be "
+		"inserted after it");
+      return PAD_IN_PLACE_BLOCKS;
+    }
+  *block = (uint64_t) st.st_blksize;
+  if (st.st_blksize <= 0 || (*block & (*block - 1)) != 0
+      || *block > GAP_MAX_BLOCK)
+    {
+      snprintf (err, HT_ERRLEN, "the file system's block size, 0x%llx, is "
+		"not a power of two of at most 0x%x",
+		(unsigned long long) st.st_blksize, GAP_MAX_BLOCK);
+      return PAD_IN_PLACE_BLOCKS;
+    }
+  return PAD_IN_PLACE_DONE;
 }
 
 int
@@ -483,35 +579,27 @@ pad_in_place (const struct pad_plan *plan, const struct ht_elf *elf, int fd,
 {
   static struct gap front, tail;
   struct headers h;
-  struct stat st;
-  int status = 1, r;
+  uint64_t block = 0;
+  int r;
 
-  if (fstat (fd, &st) != 0 || st.st_blksize <= 0
-      || (uint64_t) st.st_size != elf->size
-      || plan->tail_at >= elf->size
-      || gap_prepare (&tail, fd, plan->tail_at, plan->tail,
-		      (uint64_t) st.st_blksize) != 0
-      || gap_prepare (&front, fd, plan->front_at, plan->front,
-		      (uint64_t) st.st_blksize) != 0)
-    return 1;
+  if ((r = check_file (plan, elf, fd, &block, err)) != PAD_IN_PLACE_DONE
+      || (r = gap_prepare (&tail, fd, plan->tail_at, plan->tail, block,
+			   err)) != PAD_IN_PLACE_DONE
+      || (r = gap_prepare (&front, fd, plan->front_at, plan->front, block,
+			   err)) != PAD_IN_PLACE_DONE)
+    return r;
   if (build_headers (plan, elf, &h, err) != 0)
-    return 1;			/* Out of memory; nothing changed.  */
+    return PAD_IN_PLACE_ERROR;	/* Out of memory; nothing changed.  */
   /* The later gap first, so that the earlier one's offsets still hold.  */
-  r = gap_insert (&tail, fd);
-  if (r == 0)
+  r = gap_insert (&tail, fd, err);
+  if (r == PAD_IN_PLACE_DONE)
     {
-      r = gap_insert (&front, fd);
-      if (r == 1 && gap_remove (&tail, fd) != 0)
-	r = -1;
+      r = gap_insert (&front, fd, err);
+      if (r == PAD_IN_PLACE_UNSUPPORTED && gap_remove (&tail, fd, err) != 0)
+	r = PAD_IN_PLACE_ERROR;
     }
-  if (r == 0)
-    status = write_headers (&h, fd, err);
-  else if (r < 0)
-    {
-      snprintf (err, HT_ERRLEN, "moving the code segment: %s",
-		strerror (errno));
-      status = -1;
-    }
+  if (r == PAD_IN_PLACE_DONE && write_headers (&h, fd, err) != 0)
+    r = PAD_IN_PLACE_ERROR;
   free_headers (&h);
-  return status;
+  return r;
 }

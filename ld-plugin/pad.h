@@ -6,9 +6,10 @@
    (from a plugin, without a warning) to make a section of its own.  This
    moves everything from the code segment on up to the next boundary in
    the file (a hole), pads the segment to a multiple of H with a section
-   of its own, PAD_SECTION (a hole again; a section, so that every strip
-   tool keeps it), moves what follows up to stay out of that padding, and
-   sets p_align to H.  The padding section's header goes last in the
+   of its own, PAD_SECTION (a hole again; a section, so that tools that
+   rebuild segments from sections, strip and objcopy among them, keep
+   it), moves what follows up to stay out of that padding, and sets
+   p_align to H.  The padding section's header goes last in the
    section header table, so that no other section's index changes, and
    its name at the end of the section names, so that no other name
    moves; both are written anew after the last section.  No other section
@@ -57,15 +58,37 @@ int pad_plan (struct pad_plan *plan, const struct ht_elf *elf, size_t phdr,
 int pad_write (const struct pad_plan *plan, const struct ht_elf *elf,
 	       int in, int out, char err[HT_ERRLEN]);
 
+/* What pad_in_place did.  */
+enum
+{
+  /* Failed, for the reason in ERR: the file is not the one the plan was
+     made for, a read, a write or an insert failed (EINVAL from the
+     insert, say, which an offset that is not whole blocks gives, and
+     which is a bug here), or memory ran out.  FD is unchanged where
+     the failure came before the first insert, else it may no longer be
+     a valid file.  */
+  PAD_IN_PLACE_ERROR = -1,
+  PAD_IN_PLACE_DONE = 0,
+  /* The file system cannot insert ranges: FALLOC_FL_INSERT_RANGE failed
+     with EOPNOTSUPP (ENOTSUP), or ENOSYS.  FD is unchanged; ERR says
+     so, with the errno.  Use pad_write.  */
+  PAD_IN_PLACE_UNSUPPORTED = 1,
+  /* It could, but not these gaps: one is not whole blocks of the file
+     system (st_blksize, which may be larger than the page alignment
+     the plan keeps; or the code is the last segment, and its tail is
+     not page-rounded), its block size is not a power of two of at most
+     64 KiB, or the code ends the file.  FD is unchanged; ERR says
+     which.  Use pad_write.  */
+  PAD_IN_PLACE_BLOCKS = 2
+};
+
 /* Do the same in place in FD, open for reading and writing, whose
    contents ELF describes (ELF may map FD), by inserting the gaps with
-   FALLOC_FL_INSERT_RANGE: no byte is copied, which on a large program
-   saves most of the cost of padding.  Returns 0; 1, with FD unchanged,
-   where the file system or the offsets do not allow it (use pad_write);
-   or -1 with the reason in ERR, and FD no longer a valid file.  Unlike
-   pad_write and a rename, this is not atomic: a process killed during
-   its few system calls leaves a broken file, as a linker killed while
-   writing its output does.  */
+   FALLOC_FL_INSERT_RANGE: no byte is copied.  Returns one of the
+   PAD_IN_PLACE_ values above, with the reason in ERR where it is not
+   PAD_IN_PLACE_DONE.  Unlike pad_write and a rename, this is not
+   atomic: a process killed during its few system calls leaves a broken
+   file, as a linker killed while writing its output does.  */
 int pad_in_place (const struct pad_plan *plan, const struct ht_elf *elf,
 		  int fd, char err[HT_ERRLEN]);
 

@@ -4,9 +4,14 @@
 
 #define _GNU_SOURCE
 #include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "cmdline.h"
@@ -355,10 +360,44 @@ pad_elf32_msb (void)
   pad_one (32, true);
 }
 
+/* What a padding test that skipped saw.  */
+static char skip_reason[HT_ERRLEN + 160];
+
+/* Whether pad_in_place's R, with ERR, for PLAN in FD is the file
+   system's own lack, a reason to skip: it cannot insert ranges at all
+   (PAD_IN_PLACE_UNSUPPORTED), or its blocks do not divide PLAN's gaps
+   (PAD_IN_PLACE_BLOCKS, where they do not).  If so, skip_reason says
+   what was seen: the file system, its block size and ERR, which holds
+   the errno.  */
+static bool
+file_system_cannot (int fd, const struct pad_plan *plan, int r,
+		    const char *err)
+{
+  struct statfs fs;
+  struct stat st;
+  uint64_t b;
+
+  if (fstatfs (fd, &fs) != 0 || fstat (fd, &st) != 0)
+    return false;
+  b = (uint64_t) st.st_blksize;
+  if (r == PAD_IN_PLACE_BLOCKS && b != 0 && (b & (b - 1)) == 0
+      && b <= 0x10000 && plan->front % b == 0 && plan->tail % b == 0)
+    return false;		/* Its blocks fit: not the file system's.  */
+  if (r != PAD_IN_PLACE_UNSUPPORTED && r != PAD_IN_PLACE_BLOCKS)
+    return false;
+  snprintf (skip_reason, sizeof skip_reason, "tmpfile()'s file system "
+	    "(statfs f_type 0x%llx, st_blksize 0x%llx) cannot pad in place: "
+	    "%s", (unsigned long long) fs.f_type,
+	    (unsigned long long) st.st_blksize, err);
+  return true;
+}
+
 /* Padding in place gives the same bytes as padding into a new file,
    also with the file mapped while it changes, as the plugin has it.  The
    code ends mid-block, so the tail gap goes in at a block boundary and
-   the end of the code is put back in front of it.  */
+   the end of the code is put back in front of it.  Skipped only where
+   the file system of tmpfile() cannot insert ranges, or its blocks do
+   not divide the gaps; anything else pad_in_place returns fails.  */
 static void
 pad_in_place_one (unsigned cls, bool be)
 {
@@ -367,7 +406,7 @@ pad_in_place_one (unsigned cls, bool be)
   unsigned char *img = eb_build (&spec, &len), *want, *got, *map;
   struct ht_elf elf, mapped;
   struct pad_plan plan;
-  char err[HT_ERRLEN];
+  char err[HT_ERRLEN] = "";
   int in, out, fd, r;
 
   for (size_t i = 0x1000; i < 0x301100; i += 0x333)
@@ -385,11 +424,13 @@ pad_in_place_one (unsigned cls, bool be)
   CHECK (map != MAP_FAILED);
   CHECK (ht_elf_parse (&mapped, map, len, err) == 0);
   r = pad_in_place (&plan, &mapped, fd, err);
-  if (r == 1)
-    SKIP ("the file system of tmpfile() cannot insert ranges");
+  if (file_system_cannot (fd, &plan, r, err))
+    SKIP (skip_reason);
   else
     {
-      CHECK_EQ (r, 0);
+      if (r != PAD_IN_PLACE_DONE)
+	fprintf (stderr, "pad_in_place: %d: %s\n", r, err);
+      CHECK_EQ (r, PAD_IN_PLACE_DONE);
       outlen = (size_t) lseek (out, 0, SEEK_END);
       CHECK_EQ ((size_t) lseek (fd, 0, SEEK_END), outlen);
       want = malloc (outlen);
@@ -420,6 +461,166 @@ static void
 pad_in_place_elf32_msb (void)
 {
   pad_in_place_one (32, true);
+}
+
+/* Whether FD holds the LEN bytes of IMG, and nothing more.  */
+static bool
+holds (int fd, const unsigned char *img, size_t len)
+{
+  unsigned char *back = malloc (len + 1);
+  bool same = back != NULL
+	      && pread (fd, back, len + 1, 0) == (ssize_t) len
+	      && memcmp (back, img, len) == 0;
+
+  free (back);
+  return same;
+}
+
+/* pad_in_place R, with ERR, is an error that mentions WHAT.  */
+static void
+check_error (int r, const char *err, const char *what)
+{
+  if (r != PAD_IN_PLACE_ERROR || strstr (err, what) == NULL)
+    fprintf (stderr, "pad_in_place: %d, not an error about '%s': %s\n",
+	     r, what, err);
+  CHECK_EQ (r, PAD_IN_PLACE_ERROR);
+  CHECK (strstr (err, what) != NULL);
+}
+
+/* What is not the file system's lack is an error, never "cannot", and
+   says why; the file stays as it was.  On any file system: a file that
+   is not the one the plan was made for (one byte more), gaps outside
+   the file, and a gap of whole blocks that fallocate refuses with
+   EINVAL (2^63 bytes, a negative off_t: as a wrong plan would give),
+   which pad_in_place once took for the file system's refusal.  */
+static void
+pad_in_place_errors (void)
+{
+  struct eb_elf spec = linked (64, false);
+  size_t len;
+  unsigned char *img = eb_build (&spec, &len);
+  struct ht_elf elf;
+  struct pad_plan plan, bad;
+  char err[HT_ERRLEN] = "", what[HT_ERRLEN];
+  int fd = file_with (img, len);
+
+  CHECK (fd >= 0);
+  CHECK (ht_elf_parse (&elf, img, len, err) == 0);
+  CHECK (pad_plan (&plan, &elf, 1, 0x200000, err) == 0);
+
+  CHECK (pwrite (fd, "", 1, (off_t) len) == 1);
+  snprintf (what, sizeof what, "the file is a regular file of 0x%zx "
+	    "bytes, its ELF 0x%zx bytes", len + 1, len);
+  check_error (pad_in_place (&plan, &elf, fd, err), err, what);
+  CHECK (ftruncate (fd, (off_t) len) == 0);
+
+  bad = plan;
+  bad.tail_at = len + 0x1000;
+  check_error (pad_in_place (&bad, &elf, fd, err), err,
+	       "do not lie in order within the file");
+  CHECK (holds (fd, img, len));
+
+  bad = plan;
+  bad.tail = UINT64_C (1) << 63;
+  check_error (pad_in_place (&bad, &elf, fd, err), err, strerror (EINVAL));
+  CHECK (holds (fd, img, len));
+
+  ht_elf_free (&elf);
+  close (fd);
+  free (img);
+}
+
+/* A file system that cannot insert ranges, tmpfs, is "cannot"
+   (PAD_IN_PLACE_UNSUPPORTED), not an error, with the errno in ERR and
+   the file as it was.  Skipped where /dev/shm is not a tmpfs.  */
+static void
+pad_in_place_unsupported (void)
+{
+  struct eb_elf spec = linked (64, false);
+  size_t len;
+  unsigned char *img = eb_build (&spec, &len);
+  struct ht_elf elf;
+  struct pad_plan plan;
+  struct statfs fs;
+  char err[HT_ERRLEN] = "";
+  int fd = open ("/dev/shm", O_TMPFILE | O_RDWR, 0600), r;
+
+  if (fd < 0 || fstatfs (fd, &fs) != 0 || fs.f_type != TMPFS_MAGIC)
+    {
+      if (fd < 0 || fstatfs (fd, &fs) != 0)
+	snprintf (skip_reason, sizeof skip_reason, "no file on /dev/shm: "
+		  "%s", strerror (errno));
+      else
+	snprintf (skip_reason, sizeof skip_reason, "/dev/shm is not a "
+		  "tmpfs: statfs f_type 0x%llx, not 0x%llx",
+		  (unsigned long long) fs.f_type,
+		  (unsigned long long) TMPFS_MAGIC);
+      SKIP (skip_reason);
+    }
+  else
+    {
+      CHECK (pwrite (fd, img, len, 0) == (ssize_t) len);
+      CHECK (ht_elf_parse (&elf, img, len, err) == 0);
+      CHECK (pad_plan (&plan, &elf, 1, 0x200000, err) == 0);
+      r = pad_in_place (&plan, &elf, fd, err);
+      if (r != PAD_IN_PLACE_UNSUPPORTED)
+	fprintf (stderr, "pad_in_place on tmpfs: %d: %s\n", r, err);
+      CHECK_EQ (r, PAD_IN_PLACE_UNSUPPORTED);
+      CHECK (strstr (err, strerror (EOPNOTSUPP)) != NULL);
+      CHECK (holds (fd, img, len));
+      ht_elf_free (&elf);
+    }
+  if (fd >= 0)
+    close (fd);
+  free (img);
+}
+
+/* A code segment that is the last segment needs no tail gap rounded to
+   a page, as nothing after it must stay congruent: its gap is not whole
+   blocks, which pad_in_place cannot insert (PAD_IN_PLACE_BLOCKS, the
+   file unchanged, ERR saying so), and pad_write pads.  A valid plan,
+   not an error.  */
+static void
+pad_in_place_not_blocks (void)
+{
+  struct eb_elf spec = linked (64, false);
+  size_t len;
+  unsigned char *img;
+  struct ht_elf elf;
+  struct pad_plan plan;
+  struct stat st;
+  char err[HT_ERRLEN] = "";
+  int fd, out;
+
+  spec.nseg = 2;
+  spec.nsec = 3;
+  spec.size = 0x301100;
+  img = eb_build (&spec, &len);
+  fd = file_with (img, len);
+  out = file_with (NULL, 0);
+  CHECK (fd >= 0 && out >= 0 && fstat (fd, &st) == 0);
+  CHECK (ht_elf_parse (&elf, img, len, err) == 0);
+  CHECK (pad_plan (&plan, &elf, 1, 0x200000, err) == 0);
+  CHECK_EQ (plan.tail, 0xfff00);
+  if (plan.tail % (uint64_t) st.st_blksize == 0)
+    {
+      snprintf (skip_reason, sizeof skip_reason, "the blocks of "
+		"tmpfile()'s file system (st_blksize 0x%llx) divide 0xfff00",
+		(unsigned long long) st.st_blksize);
+      SKIP (skip_reason);
+    }
+  else
+    {
+      CHECK_EQ (pad_in_place (&plan, &elf, fd, err), PAD_IN_PLACE_BLOCKS);
+      CHECK (strstr (err, "the gap of 0xfff00 bytes at 0x301100 is not "
+		     "whole blocks") != NULL);
+      CHECK (holds (fd, img, len));
+    }
+  CHECK (pad_write (&plan, &elf, fd, out, err) == 0);
+  ht_elf_free (&elf);
+  close (fd);
+  close (out);
+  free (img);
 }
 
 /* A code segment that does not start on a boundary cannot be padded.  */
@@ -510,6 +711,9 @@ main (int argc, char **argv)
     UNIT_TEST (pad_elf32_msb),
     UNIT_TEST (pad_in_place_elf64_lsb),
     UNIT_TEST (pad_in_place_elf32_msb),
+    UNIT_TEST (pad_in_place_errors),
+    UNIT_TEST (pad_in_place_unsupported),
+    UNIT_TEST (pad_in_place_not_blocks),
     UNIT_TEST (pad_refuses_unaligned),
     UNIT_TEST (pad_none_needed),
     UNIT_TEST (pad_refuses_second_section),
