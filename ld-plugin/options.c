@@ -85,14 +85,18 @@ option_value (char **argv, size_t *i, const char *name, bool joined)
   return argv[++*i];
 }
 
-/* Whether the script at PATH lays out the output: it has SECTIONS and is
-   not one that only INSERTs into the default script.  */
+/* Whether the -T script at PATH lays out the output: it is not one that
+   only INSERTs into the default script.  A -T script replaces the
+   default script, so without SECTIONS every section is an orphan that
+   ld places itself, and the INSERT the plugin adds has no .init to go
+   before: the plugin leaves such a link alone, as GNU ld's -z hugetext
+   does (docs/ld-plugin.md).  */
 static bool
 script_lays_out (const char *path)
 {
   FILE *f = fopen (path, "r");
   char buf[4096];
-  bool sections = false, insert = false;
+  bool insert = false;
   size_t n;
 
   if (f == NULL)
@@ -100,11 +104,10 @@ script_lays_out (const char *path)
   while ((n = fread (buf, 1, sizeof buf - 1, f)) > 0)
     {
       buf[n] = '\0';
-      sections |= strstr (buf, "SECTIONS") != NULL;
       insert |= strstr (buf, "INSERT") != NULL;
     }
   fclose (f);
-  return sections && !insert;
+  return !insert;
 }
 
 /* Whether PATH names the same file as SELF.  */
