@@ -5,8 +5,9 @@
    that a test expecting "exit 1, breaks the contract" cannot take a
    crash for a verdict.  CMake adds this file to each program that links
    hugetext_elf_san; the status is set in the top-level CMakeLists.txt.
-   Options given in ASAN_OPTIONS or UBSAN_OPTIONS are read after these
-   and may still change them.  */
+   Options given in ASAN_OPTIONS, UBSAN_OPTIONS or LSAN_OPTIONS are read
+   after these and may still change them: testsuite/run-tests clears
+   those variables, and lit.cfg.py sets them without an exitcode.  */
 
 #ifndef HT_SANITIZER_EXIT
 #error "HT_SANITIZER_EXIT: the sanitizers' exit status (CMakeLists.txt)"

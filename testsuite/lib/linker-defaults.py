@@ -56,6 +56,11 @@ def linker_h(hugetext, linker, triplet, emulation, work):
     check = subprocess.run([hugetext, "check", "--json", "--min-size=0x1000",
                             out], capture_output=True, text=True)
     os.unlink(out)  # Sparse, but up to H (32 MiB) apparent.
+    if check.returncode not in (0, 1):
+        # Not a verdict: a crash (a sanitizer's error has a status of its
+        # own) or a file it could not read.
+        return None, "hugetext check exited with status %d: %s" % (
+            check.returncode, check.stderr.strip())
     doc = json.loads(check.stdout)["files"][0]
     code = [s for s in doc.get("segments", []) if s["code"]]
     if len(code) != 1:

@@ -40,6 +40,8 @@ config.environment["LC_ALL"] = "C"
 # guard) accepts.  Options set here must not set exitcode.
 config.environment["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=0"
 config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+# lit passes LSAN_OPTIONS on from the caller: fixed here too.
+config.environment["LSAN_OPTIONS"] = "print_suppressions=0"
 config.substitutions.append(("%sanitizer-exit",
                              config.hugetext_sanitizer_exit))
 config.substitutions.append(("%sanitizer-probe", os.path.join(
