@@ -455,9 +455,7 @@ gap_prepare (struct gap *g, int fd, uint64_t at, uint64_t len,
 }
 
 /* Whether ERR, from fallocate, says that the file system cannot insert
-   ranges at all (ENOSYS: the kernel has no fallocate).  Any other error
-   is not the file system's lack: EINVAL, for one, is an offset or a
-   length that is not whole blocks, which gap_prepare rules out.  */
+   ranges at all (ENOSYS: the kernel has no fallocate).  */
 static bool
 cannot_insert (int err)
 {
@@ -487,8 +485,13 @@ gap_insert (const struct gap *g, int fd, char err[HT_ERRLEN])
 		"fallocate (FALLOC_FL_INSERT_RANGE): %s",
 		(unsigned long long) g->len, (unsigned long long) g->base,
 		strerror (why));
-      return cannot_insert (why) ? PAD_IN_PLACE_UNSUPPORTED
-				 : PAD_IN_PLACE_ERROR;
+      /* EINVAL: the file system refuses these offsets, nothing changed.
+	 gap_prepare makes them whole blocks of st_blksize, but a file
+	 system may want more (ext4 with bigalloc: whole clusters); a
+	 plan that is wrong in itself check_file refuses first.  */
+      if (cannot_insert (why))
+	return PAD_IN_PLACE_UNSUPPORTED;
+      return why == EINVAL ? PAD_IN_PLACE_BLOCKS : PAD_IN_PLACE_ERROR;
     }
   if (g->keep != 0
       && (pwrite (fd, g->saved, g->keep, (off_t) g->base)
@@ -554,6 +557,15 @@ check_file (const struct pad_plan *plan, const struct ht_elf *elf, int fd,
 		(unsigned long long) elf->size);
       return PAD_IN_PLACE_ERROR;
     }
+  if (plan->front > (uint64_t) INT64_MAX - elf->size
+      || plan->tail > (uint64_t) INT64_MAX - elf->size - plan->front)
+    {
+      snprintf (err, HT_ERRLEN, "gaps of 0x%llx and 0x%llx bytes would "
+		"make the file larger than an off_t",
+		(unsigned long long) plan->front,
+		(unsigned long long) plan->tail);
+      return PAD_IN_PLACE_ERROR;
+    }
   if (plan->tail != 0 && plan->tail_at == elf->size)
     {
       /* Valid, but a range can only be inserted before a byte.  */
@@ -595,7 +607,9 @@ pad_in_place (const struct pad_plan *plan, const struct ht_elf *elf, int fd,
   if (r == PAD_IN_PLACE_DONE)
     {
       r = gap_insert (&front, fd, err);
-      if (r == PAD_IN_PLACE_UNSUPPORTED && gap_remove (&tail, fd, err) != 0)
+      /* Refused, nothing changed by it: the tail goes out again.  */
+      if ((r == PAD_IN_PLACE_UNSUPPORTED || r == PAD_IN_PLACE_BLOCKS)
+	  && gap_remove (&tail, fd, err) != 0)
 	r = PAD_IN_PLACE_ERROR;
     }
   if (r == PAD_IN_PLACE_DONE && write_headers (&h, fd, err) != 0)

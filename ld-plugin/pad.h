@@ -62,9 +62,9 @@ int pad_write (const struct pad_plan *plan, const struct ht_elf *elf,
 enum
 {
   /* Failed, for the reason in ERR: the file is not the one the plan was
-     made for, a read, a write or an insert failed (EINVAL from the
-     insert, say, which an offset that is not whole blocks gives, and
-     which is a bug here), or memory ran out.  FD is unchanged where
+     made for (gaps too large for an off_t among them), a read, a
+     write or an insert failed for a reason other than below (EIO,
+     ENOSPC), or memory ran out.  FD is unchanged where
      the failure came before the first insert, else it may no longer be
      a valid file.  */
   PAD_IN_PLACE_ERROR = -1,
@@ -77,8 +77,10 @@ enum
      system (st_blksize, which may be larger than the page alignment
      the plan keeps; or the code is the last segment, and its tail is
      not page-rounded), its block size is not a power of two of at most
-     64 KiB, or the code ends the file.  FD is unchanged; ERR says
-     which.  Use pad_write.  */
+     64 KiB, the code ends the file, or the insert failed with EINVAL
+     (the file system wants larger units than st_blksize: ext4 with
+     bigalloc, whole clusters).  FD is unchanged; ERR says which.  Use
+     pad_write.  */
   PAD_IN_PLACE_BLOCKS = 2
 };
 

@@ -1,6 +1,6 @@
 /* Preloaded into a link by in-place.exp: the plugin's mkstemp of its
    padded file (NAME.hugetext-XXXXXX) fails with EACCES, so that it pads
-   the output in place; and where SHIM_FALLOCATE names EINVAL or
+   the output in place; and where SHIM_FALLOCATE names EINVAL, EIO or
    EOPNOTSUPP, every FALLOC_FL_INSERT_RANGE fails with it.  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -31,7 +31,8 @@ fallocate (int fd, int mode, off_t offset, off_t len)
 
   if (e != NULL && mode == FALLOC_FL_INSERT_RANGE)
     {
-      errno = strcmp (e, "EINVAL") == 0 ? EINVAL : EOPNOTSUPP;
+      errno = strcmp (e, "EINVAL") == 0 ? EINVAL
+	      : strcmp (e, "EIO") == 0 ? EIO : EOPNOTSUPP;
       return -1;
     }
   real = (int (*) (int, int, off_t, off_t)) dlsym (RTLD_NEXT, "fallocate");
