@@ -5,7 +5,9 @@
 # programs for that architecture x every output kind it makes (of those
 # the tree takes), into OUT/CASES/PRODUCER/KIND/ (probe, and for
 # "shared" libbig.so and probe-dlopen, which loads it with dlopen), CASES being the architecture's case tree (the table
-# below), listed in OUT/trees (ARCH CASES, a line each).  A file of
+# below), listed in OUT/trees (ARCH CASES, a line each); and
+# OUT/CASES/data/: the folio probe fsfolios (every tree), the read-around
+# probe and its data files (the 4 KiB-page trees).  A file of
 # OUT/cases/ never changes with the architectures added.
 #
 # An architecture here is producers/table's name for it: the Debian
@@ -189,10 +191,13 @@ echo "$arches" | while read -r arch cc sub cases takes size body; do
 			esac
 		done
 	done
+	# The folio probe (run-cell folios: the kernel matrix's folio cells),
+	# in every tree; its data file is make-images.sh's.
+	mkdir -p "$out/$cases/data"
+	$cc -O1 "$here/fsfolios.c" -o "$out/$cases/data/fsfolios"
 	# The read-around probe and its two data files, never executed
 	# (testsuite/lit/kernel/readaround.test), in the 4 KiB-page trees.
 	if [ "$takes" = all ]; then
-		mkdir -p "$out/$cases/data"
 		$cc -O1 "$here/readaround.c" -o "$out/$cases/data/readaround"
 		for f in plain exec; do
 			yes "hugetext read-around data" | head -c 12M >"$out/$cases/data/$f.bin"

@@ -13,7 +13,8 @@
 #   cases-arm64-16k/       kernel of OUT/kernels has (build-cases.sh;
 #                          OUT/trees lists them: ARCH TREE, ARCH being
 #                          arm64-16k for a kernel with 16 KiB pages)
-#   ext4.img, xfs.img      both disks hold every case tree at their root
+#   ext4.img, xfs.img      both disks hold every case tree at their root,
+#                          and folios.bin, the folio probe's data file
 #   initrd-NAME.gz         a kernel's initramfs, of its architecture: its
 #                          /etc/hugetext-cases names the case tree its
 #                          init.sh and run-cell use
@@ -90,6 +91,10 @@ mkdir -p "$stage"
 while read -r _ tree; do
 	cp -a "$out/$tree" "$stage/"
 done <"$out/trees"
+# The folio probe's data file (run-cell folios), outside the case trees,
+# so that init.sh does not copy it into tmpfs: 8 MiB of text, no zeros
+# that a disk might keep as holes; it shows folios of up to 8 MiB.
+yes "hugetext folio probe data" | head -c 8M >"$stage/folios.bin"
 mib=$(du -sm "$stage" | awk '{print $1}')
 apparent=$(du -sm --apparent-size "$stage" | awk '{print $1}')
 mkfs.ext4 -q -F -d "$stage" -b 4096 "$out/ext4.img" "$((mib + mib / 4 + 64))M"

@@ -41,14 +41,7 @@
 #include <dlfcn.h>
 #endif
 
-/* kpageflags bits (include/uapi/linux/kernel-page-flags.h).  */
-#define KPF_COMPOUND_HEAD 15
-#define KPF_COMPOUND_TAIL 16
-#define PM_PFN_MASK ((1ULL << 55) - 1)
-#define PM_PRESENT (1ULL << 63)
-/* A folio is at most this many pages (MAX_PAGE_ORDER is below 16).  */
-#define MAX_FOLIO_PAGES (1UL << 16)
-#define MAX_SIZES 32
+#include "pagecache.h"
 
 #ifdef PROBE_DLOPEN
 static int (*bigfn) (void);
@@ -85,131 +78,6 @@ find (struct dl_phdr_info *info, size_t size, void *data)
     }
   return 0;
 }
-
-/* Bytes of [START, END) that smaps reports PMD-mapped.  */
-static unsigned long
-pmd_mapped (unsigned long start, unsigned long end)
-{
-  unsigned long pmd = 0, lo, hi, off, kb;
-  char line[512];
-  FILE *f = fopen ("/proc/self/smaps", "r");
-  int in = 0;
-
-  if (f == NULL)
-    return 0;
-  while (fgets (line, sizeof line, f))
-    {
-      if (sscanf (line, "%lx-%lx %*s %lx", &lo, &hi, &off) == 3
-	  && strchr (line, '-') < strchr (line, ' '))
-	in = lo < end && hi > start;
-      else if (in && (sscanf (line, "FilePmdMapped: %lu kB", &kb) == 1
-		      || sscanf (line, "ShmemPmdMapped: %lu kB", &kb) == 1))
-	pmd += kb * 1024;
-    }
-  fclose (f);
-  return pmd;
-}
-
-/* The kernel's PMD size in bytes, or 0 where it does not say.  */
-static unsigned long
-pmd_size (void)
-{
-  unsigned long h = 0;
-  FILE *f = fopen ("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "r");
-
-  if (f == NULL)
-    return 0;
-  if (fscanf (f, "%lu", &h) != 1)
-    h = 0;
-  fclose (f);
-  return h;
-}
-
-/* The 64-bit entry at index I of the table file FD, in *V.  */
-static int
-entry (int fd, uint64_t i, uint64_t *v)
-{
-  return pread (fd, v, sizeof *v, (off_t) (i * sizeof *v)) == sizeof *v;
-}
-
-struct folios
-{
-  unsigned long size[MAX_SIZES], count[MAX_SIZES];
-  int n;
-};
-
-/* The folios behind the pages of [START, END) that are in memory: their
-   sizes into *F.  Returns the largest, in bytes, or -1 where pagemap or
-   kpageflags give nothing (not root: the PFNs read as 0).  */
-static long
-largest_folio (unsigned long start, unsigned long end, unsigned long page,
-	       struct folios *f)
-{
-  int pm = open ("/proc/self/pagemap", O_RDONLY);
-  int kf = open ("/proc/kpageflags", O_RDONLY);
-  uint64_t e, flags, pfn, head = 0, pages = 0;
-  long largest = -1;
-
-  f->n = 0;
-  for (unsigned long a = start; pm >= 0 && kf >= 0 && a < end; a += page)
-    {
-      if (!entry (pm, a / page, &e) || !(e & PM_PRESENT)
-	  || (pfn = e & PM_PFN_MASK) == 0)
-	continue;
-      if (pfn >= head && pfn < head + pages)
-	continue;		/* In the folio seen last.  */
-      /* Back over the tail pages to the head, then forward over the
-	 head's tails.  */
-      head = pfn;
-      while (entry (kf, head, &flags) && (flags >> KPF_COMPOUND_TAIL & 1)
-	     && head > 0 && pfn - head < MAX_FOLIO_PAGES)
-	head--;
-      pages = 1;
-      if (entry (kf, head, &flags) && (flags >> KPF_COMPOUND_HEAD & 1))
-	while (pages < MAX_FOLIO_PAGES && entry (kf, head + pages, &flags)
-	       && (flags >> KPF_COMPOUND_TAIL & 1))
-	  pages++;
-      else
-	head = pfn;		/* A page of its own.  */
-      unsigned long size = pages * page;
-      int i = 0;
-      while (i < f->n && f->size[i] != size)
-	i++;
-      if (i == f->n && f->n < MAX_SIZES)
-	{
-	  f->size[f->n] = size;
-	  f->count[f->n++] = 0;
-	}
-      if (i < f->n)
-	f->count[i]++;
-      if ((long) size > largest)
-	largest = (long) size;
-    }
-  if (pm >= 0)
-    close (pm);
-  if (kf >= 0)
-    close (kf);
-  return largest;
-}
-
-/* " folio=F folios=LIST", the sizes largest first.  */
-static void
-print_folios (long largest, struct folios *f)
-{
-  printf (" folio=%ld folios=", largest);
-  if (f->n == 0)
-    putchar ('-');
-  for (int done = 0; done < f->n; done++)
-    {
-      int max = 0;
-      for (int i = 1; i < f->n; i++)
-	if (f->size[i] > f->size[max])
-	  max = i;
-      printf ("%s%lu:%lu", done ? "," : "", f->size[max], f->count[max]);
-      f->size[max] = 0;
-    }
-}
-
 /* Load libbig.so with dlopen, as a plugin is loaded, and find bigfn in
    it.  Returns 0, or 2 on an error it printed.  */
 static int

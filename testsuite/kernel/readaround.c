@@ -28,26 +28,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "pagecache.h"
+
 #define MIB (1024UL * 1024)
-
-/* The read_ahead_kb of the device that holds ST's file, or -1.  */
-static long
-read_ahead_kb (const struct stat *st)
-{
-  char path[96];
-  long kb = -1;
-  FILE *f;
-
-  snprintf (path, sizeof path, "/sys/class/bdi/%u:%u/read_ahead_kb",
-	    major (st->st_dev), minor (st->st_dev));
-  f = fopen (path, "r");
-  if (f == NULL)
-    return -1;
-  if (fscanf (f, "%ld", &kb) != 1)
-    kb = -1;
-  fclose (f);
-  return kb;
-}
 
 int
 main (int argc, char **argv)

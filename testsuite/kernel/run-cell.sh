@@ -19,7 +19,12 @@
 #   run-cell khugepaged collect  waits for the started probes, prints each
 #                                one's lines after "CELL MODE FS PRODUCER
 #                                KIND", then puts khugepaged to sleep again
-# And two measures of the page cache (testsuite/lit/kernel/readaround.test):
+# And three measures of the page cache:
+#   run-cell folios MODE FS      the folio probe (fsfolios.c) on FS's data
+#                                file /mnt/FS/folios.bin, in THP MODE,
+#                                from an empty, compacted page cache: the
+#                                kernel matrix's folio cells
+# and, for testsuite/lit/kernel/readaround.test:
 #   run-cell readaround MODE FS  the read-around probe on the data file
 #                                never mapped executable, then on the one
 #                                it maps executable first through the same
@@ -35,13 +40,19 @@ k=/sys/kernel/mm/transparent_hugepage/khugepaged
 kh=/tmp/khugepaged
 cached_kb() { awk '/^Cached:/ { print $2 }' /proc/meminfo; }
 case $1 in
-readaround | cached)
+readaround | cached | folios)
 	echo "$2" >/sys/kernel/mm/transparent_hugepage/enabled
 	tree=/mnt/$3/$(cat /etc/hugetext-cases)
 	sync
 	echo 3 >/proc/sys/vm/drop_caches ;;
 esac
 case $1 in
+folios)
+	# Compacted too, as for a cell (below): a folio of PMD size must be
+	# there to be found.
+	echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
+	"$tree/data/fsfolios" "/mnt/$3/folios.bin"
+	exit ;;
 readaround)
 	# Each probe three times from an empty page cache, the line that
 	# cached the most printed: once, right after boot with the CPUs

@@ -6,6 +6,7 @@ below rather than answering them again."""
 
 import os
 import re
+import subprocess
 
 DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                    "lib", "filesystems.def")
@@ -74,10 +75,14 @@ def max_folio(row):
     return None if row["max_folio"] == "HT_FS_PMD" else int(row["max_folio"], 0)
 
 
-def large_folios(fs, version):
+def large_folios(fs, version, path=DEF):
     """Whether the page cache of FS holds large folios on kernel VERSION
     (major * 1000 + minor), and the reason in words."""
-    since = by_name(fs)["since"]
+    return _large(by_name(fs, path), version)
+
+
+def _large(row, version):
+    fs, since = row["name"], row["since"]
     text = "%d.%d" % (version // 1000, version % 1000)
     if not isinstance(since, int):
         return False, ("%s has no large folios on Linux %s "
@@ -112,3 +117,76 @@ def pmd_folios(fs, version, h, where):
 def is_shmem(fs):
     """Whether FS is tmpfs-like: its huge pages come from shmem."""
     return by_name(fs)["kind"] == "HT_FS_SHMEM"
+
+
+def size_words(size):
+    """SIZE in bytes as "4 KiB", "2 MiB"."""
+    if size >= 1 << 20 and size % (1 << 20) == 0:
+        return "%d MiB" % (size >> 20)
+    return "%d KiB" % (size >> 10)
+
+
+def readahead_folio(row, version, h, page, path=DEF):
+    """The largest folio that readahead of a MADV_HUGEPAGE mapping brings
+    into the page cache of the filesystem of line ROW (a dict of table())
+    on kernel VERSION (major * 1000 + minor) with PMD size H and base page
+    PAGE, in bytes, and why: PAGE where the filesystem has no large folios
+    on VERSION; else H (readahead asks for folios of PMD order), but no
+    more than its MAXFOLIO nor, from the version of
+    HT_HUGEPAGE_READAHEAD_CAP on, that cap.  None where the table does not
+    say (SINCE HT_FS_UNKNOWN_VERSION: tmpfs, fuse, overlayfs).  lit's
+    large-folios feature is this being H where the tests run; the kernel
+    matrix's folio cells (testsuite/kernel/lib/model.py) and
+    testsuite/lit/kernel/host-folios.test measure it, in the guests and
+    here."""
+    if row["since"] == "HT_FS_UNKNOWN_VERSION":
+        return None, ("%s: lib/filesystems.def does not say what its page "
+                      "cache holds (HT_FS_UNKNOWN_VERSION)" % row["name"])
+    large, why = _large(row, version)
+    if not large:
+        return page, why
+    size, why = h, "%s, and readahead asks for PMD-size folios (%s)" % (
+        why, size_words(h))
+    top = max_folio(row)
+    if top is not None and top < size:
+        size, why = top, "%s, but its folios stop at %s (MAXFOLIO)" % (
+            why, size_words(top))
+    cap_since, cap = kernel_fact("HT_HUGEPAGE_READAHEAD_CAP", path)
+    if version >= cap_since and cap < size:
+        size, why = cap, ("%s, and from Linux %d.%d MADV_HUGEPAGE readahead "
+                          "brings %s at most (HT_HUGEPAGE_READAHEAD_CAP)" %
+                          (why, cap_since // 1000, cap_since % 1000,
+                           size_words(cap)))
+    return size, why
+
+
+def host_readahead_folio(folder, path=DEF):
+    """readahead_folio for a file in FOLDER on this machine: (bytes or
+    None, H, why), from its kernel's release (uname), THP's
+    hpage_pmd_size, its base page and the statfs magic of FOLDER; (None,
+    None, why) where the kernel has no THP or FOLDER's filesystem has no
+    line in the table."""
+    thp = "/sys/kernel/mm/transparent_hugepage"
+    try:
+        with open(os.path.join(thp, "hpage_pmd_size")) as f:
+            h = int(f.read())
+    except (OSError, ValueError):
+        return None, None, "no transparent huge pages (%s)" % thp
+    release = os.uname().release
+    m = re.match(r"(\d+)\.(\d+)", release)
+    if not m:
+        return None, h, "cannot read the kernel release %r" % release
+    version = int(m.group(1)) * 1000 + int(m.group(2))
+    st = subprocess.run(["stat", "-f", "-c", "%t", folder],
+                        capture_output=True, text=True)
+    try:
+        magic = int(st.stdout.strip(), 16)
+    except ValueError:
+        return None, h, "stat -f %s: %s" % (folder, st.stderr.strip())
+    row = by_magic(magic, path)
+    if row is None:
+        return None, h, ("%s: its filesystem (statfs magic %#x) has no line "
+                         "in lib/filesystems.def" % (folder, magic))
+    size, why = readahead_folio(row, version, h, os.sysconf("SC_PAGE_SIZE"),
+                                path)
+    return size, h, "Linux %s, %s" % (release, why)

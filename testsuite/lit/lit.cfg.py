@@ -167,35 +167,16 @@ if os.access("/usr/bin/man", os.X_OK):
 
 def large_folios(folder):
     """Whether files in FOLDER can get huge folios in the page cache
-    through MADV_HUGEPAGE readahead: THP, and a filesystem whose line in
-    lib/filesystems.def gives a kernel version this one reaches and a
-    largest folio (MAXFOLIO) of at least H, the kernel's hpage_pmd_size;
-    and H no larger than what readahead brings on this kernel (the
-    table's HT_HUGEPAGE_READAHEAD_CAP)."""
-    thp = "/sys/kernel/mm/transparent_hugepage"
-    if not os.path.isdir(thp):
-        return False
-    magic = subprocess.run(["stat", "-f", "-c", "%t", folder],
-                           capture_output=True, text=True).stdout.strip()
-    release = os.uname().release.split(".")
+    through MADV_HUGEPAGE readahead: the largest folio such readahead
+    brings there, by lib/filesystems.def for this kernel's version, its H
+    (hpage_pmd_size) and FOLDER's filesystem, is H
+    (testsuite/lib/filesystems.py's host_readahead_folio, which
+    testsuite/lit/kernel/host-folios.test holds against this kernel)."""
     try:
-        version = int(release[0]) * 1000 + int(release[1].split("-")[0])
-        magic = int(magic, 16)
-        with open(os.path.join(thp, "hpage_pmd_size")) as f:
-            h = int(f.read())
-    except (IndexError, ValueError, OSError):
-        return False
-    try:
-        cap_since, cap = filesystems.kernel_fact("HT_HUGEPAGE_READAHEAD_CAP")
-        row = filesystems.by_magic(magic)
+        size, h, _ = filesystems.host_readahead_folio(folder)
     except ValueError as e:
         lit_config.fatal(str(e))
-    if version >= cap_since and h > cap:
-        return False
-    if row is None or not isinstance(row["since"], int):
-        return False
-    top = filesystems.max_folio(row)
-    return version >= row["since"] and (top is None or top >= h)
+    return size is not None and size == h
 
 
 os.makedirs(config.test_exec_root, exist_ok=True)
