@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -133,9 +135,9 @@ ht_collapse_needs_pmd_folios (unsigned kernel)
 
 void
 ht_fs_describe (unsigned long magic, unsigned kernel, uint64_t h,
-		struct ht_fs_info *info)
+		uint64_t readahead, struct ht_fs_info *info)
 {
-  char a[32], b[32];
+  char a[32], b[32], c[32];
 
   info->name = "unknown";
   info->kernel = kernel;
@@ -172,18 +174,24 @@ ht_fs_describe (unsigned long magic, unsigned kernel, uint64_t h,
 	else
 	  {
 	    info->pmd_folios = info->folios = HT_FS_LARGE_FOLIOS;
-	    if (kernel >= HT_HUGEPAGE_READAHEAD_CAP_SINCE
-		&& h > HT_HUGEPAGE_READAHEAD_CAP_VALUE)
+	    /* From HT_HUGEPAGE_READAHEAD_CAP on, the fault reads folios of
+	       the cap, and no later folio outgrows the readahead window:
+	       twice the cap, or read_ahead_kb where that is larger.  */
+	    uint64_t cap = HT_HUGEPAGE_READAHEAD_CAP_VALUE;
+	    uint64_t window = readahead > 2 * cap ? readahead : 2 * cap;
+
+	    if (kernel >= HT_HUGEPAGE_READAHEAD_CAP_SINCE && h > window)
 	      {
 		info->folios = HT_FS_SMALL_FOLIOS;
 		snprintf (info->why, sizeof info->why, "from Linux %u.%u, "
-			  "MADV_HUGEPAGE readahead brings folios of at most "
-			  "%s, less than H (%s): only MADV_COLLAPSE fills a "
-			  "huge page",
+			  "MADV_HUGEPAGE readahead reads %s folios and none "
+			  "larger than its window (%s: "
+			  "read_ahead_kb or twice %s), less than H (%s): "
+			  "only MADV_COLLAPSE fills a huge page",
 			  HT_HUGEPAGE_READAHEAD_CAP_SINCE / 1000,
 			  HT_HUGEPAGE_READAHEAD_CAP_SINCE % 1000,
-			  size_words (HT_HUGEPAGE_READAHEAD_CAP_VALUE, a),
-			  size_words (h, b));
+			  size_words (cap, a), size_words (window, c),
+			  size_words (cap, a), size_words (h, b));
 	      }
 	  }
 	break;
@@ -252,6 +260,33 @@ ht_collapse_einval (const struct ht_fs_info *fs, char *buf)
   return buf;
 }
 
+uint64_t
+ht_read_ahead (int fd)
+{
+  struct stat st;
+  char path[80], buf[32], *end;
+  unsigned long long kb;
+  ssize_t n;
+  int bdi;
+
+  if (fstat (fd, &st) != 0)
+    return 0;
+  snprintf (path, sizeof path, "/sys/class/bdi/%u:%u/read_ahead_kb",
+	    major (st.st_dev), minor (st.st_dev));
+  bdi = open (path, O_RDONLY | O_CLOEXEC);
+  if (bdi < 0)
+    return 0;
+  n = read (bdi, buf, sizeof buf - 1);
+  close (bdi);
+  if (n <= 0)
+    return 0;
+  buf[n] = '\0';
+  kb = strtoull (buf, &end, 10);
+  if (end == buf || kb >= (UINT64_MAX >> 10))
+    return 0;
+  return (uint64_t) kb << 10;
+}
+
 int
 ht_fs_info (int fd, uint64_t h, struct ht_fs_info *info)
 {
@@ -263,6 +298,7 @@ ht_fs_info (int fd, uint64_t h, struct ht_fs_info *info)
     return -1;
   info->read_only = (vfs.f_flag & ST_RDONLY) != 0;
   /* f_type is signed on some ABIs: 0xff534d42 must not sign-extend.  */
-  ht_fs_describe ((uint32_t) fs.f_type, ht_kernel_version (), h, info);
+  ht_fs_describe ((uint32_t) fs.f_type, ht_kernel_version (), h,
+		  ht_read_ahead (fd), info);
   return 0;
 }

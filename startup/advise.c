@@ -174,7 +174,7 @@ collapse_einval (const char *path, uintptr_t h, char *buf)
   int fd = open (path ? path : "/proc/self/exe", O_RDONLY | O_CLOEXEC);
 
   if (fd < 0 || ht_fs_info (fd, h, &fs) != 0)
-    ht_fs_describe (0, ht_kernel_version (), h, &fs);
+    ht_fs_describe (0, ht_kernel_version (), h, 0, &fs);
   if (fd >= 0)
     close (fd);
   return ht_collapse_einval (&fs, buf);

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -205,6 +206,12 @@ hf_posix_fadvise (int fd, off_t offset, off_t len, int advice)
 		   0);
 
   return ret < 0 ? (int) -ret : 0;
+}
+
+int
+hf_fstat (int fd, struct stat *buf)
+{
+  return (int) sys (SYS_fstat, fd, (long) buf, 0, 0);
 }
 
 int
@@ -709,6 +716,7 @@ AS (ioctl);
 AS (madvise);
 AS (mincore);
 AS (posix_fadvise);
+AS (fstat);
 AS (fstatfs);
 AS (fstatvfs);
 AS (uname);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+struct stat;
 struct statfs;
 struct statvfs;
 struct utsname;
@@ -21,6 +22,7 @@ int hf_ioctl (int fd, unsigned long request, ...);
 int hf_madvise (void *addr, size_t len, int advice);
 int hf_mincore (void *addr, size_t len, unsigned char *vec);
 int hf_posix_fadvise (int fd, off_t offset, off_t len, int advice);
+int hf_fstat (int fd, struct stat *buf);
 int hf_fstatfs (int fd, struct statfs *buf);
 int hf_fstatvfs (int fd, struct statvfs *buf);
 int hf_uname (struct utsname *buf);

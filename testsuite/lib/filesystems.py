@@ -126,25 +126,37 @@ def size_words(size):
     return "%d KiB" % (size >> 10)
 
 
-def readahead_folio(row, version, h, page, path=DEF):
+def pow2_floor(size):
+    """The largest power of two no larger than SIZE (> 0)."""
+    return 1 << (size.bit_length() - 1)
+
+
+def readahead_folio(row, version, h, page, read_ahead, path=DEF):
     """The largest folio that readahead of a MADV_HUGEPAGE mapping brings
     into the page cache of the filesystem of line ROW (a dict of table())
-    on kernel VERSION (major * 1000 + minor) with PMD size H and base page
-    PAGE, in bytes, and why: PAGE where the filesystem has no large folios
-    on VERSION; else H (readahead asks for folios of PMD order), but no
-    more than its MAXFOLIO nor, from the version of
-    HT_HUGEPAGE_READAHEAD_CAP on, that cap.  None where the table does not
-    say (SINCE HT_FS_UNKNOWN_VERSION: tmpfs, fuse, overlayfs).  lit's
-    large-folios feature is this being H where the tests run; the kernel
-    matrix's folio cells (testsuite/kernel/lib/model.py) and
+    on kernel VERSION (major * 1000 + minor) with PMD size H, base page
+    PAGE and a device whose read_ahead_kb is READ_AHEAD bytes, for a file
+    read front to back: (LOW, HIGH, why), the bounds it lies between, in
+    bytes.  PAGE where the filesystem has no large folios on VERSION;
+    else H (readahead asks for folios of PMD order), but no more than its
+    MAXFOLIO; and from the version of HT_HUGEPAGE_READAHEAD_CAP on, where
+    that is more than the cap, at least the cap (the fault's own folios)
+    and at most the largest power of two within the readahead window,
+    twice the cap or READ_AHEAD where larger (how far the later rounds
+    take it depends on the file's size and where each round starts).
+    (None, None, why) where the table does not say (SINCE
+    HT_FS_UNKNOWN_VERSION: tmpfs, fuse, overlayfs).  lit's large-folios
+    feature is LOW being H where the tests run; the kernel matrix's folio
+    cells (testsuite/kernel/lib/model.py) and
     testsuite/lit/kernel/host-folios.test measure it, in the guests and
     here."""
     if row["since"] == "HT_FS_UNKNOWN_VERSION":
-        return None, ("%s: lib/filesystems.def does not say what its page "
-                      "cache holds (HT_FS_UNKNOWN_VERSION)" % row["name"])
+        return None, None, ("%s: lib/filesystems.def does not say what its "
+                            "page cache holds (HT_FS_UNKNOWN_VERSION)" %
+                            row["name"])
     large, why = _large(row, version)
     if not large:
-        return page, why
+        return page, page, why
     size, why = h, "%s, and readahead asks for PMD-size folios (%s)" % (
         why, size_words(h))
     top = max_folio(row)
@@ -152,41 +164,60 @@ def readahead_folio(row, version, h, page, path=DEF):
         size, why = top, "%s, but its folios stop at %s (MAXFOLIO)" % (
             why, size_words(top))
     cap_since, cap = kernel_fact("HT_HUGEPAGE_READAHEAD_CAP", path)
-    if version >= cap_since and cap < size:
-        size, why = cap, ("%s, and from Linux %d.%d MADV_HUGEPAGE readahead "
-                          "brings %s at most (HT_HUGEPAGE_READAHEAD_CAP)" %
-                          (why, cap_since // 1000, cap_since % 1000,
-                           size_words(cap)))
-    return size, why
+    if version < cap_since or cap >= size:
+        return size, size, why
+    window = max(2 * cap, read_ahead)
+    high = min(size, pow2_floor(window))
+    return cap, high, (
+        "%s; from Linux %d.%d MADV_HUGEPAGE readahead reads %s folios at the "
+        "fault (HT_HUGEPAGE_READAHEAD_CAP) and none larger than its window "
+        "after it (%s: read_ahead_kb %d or twice the cap)" %
+        (why, cap_since // 1000, cap_since % 1000, size_words(cap),
+         size_words(window), read_ahead >> 10))
+
+
+def device_read_ahead(folder):
+    """The read_ahead_kb of the device that holds FOLDER, in bytes, from
+    /sys/class/bdi (as lib/thp.c's ht_read_ahead reads it); 0 where it
+    has none."""
+    dev = os.stat(folder).st_dev
+    try:
+        with open("/sys/class/bdi/%d:%d/read_ahead_kb" %
+                  (os.major(dev), os.minor(dev))) as f:
+            return int(f.read()) << 10
+    except (OSError, ValueError):
+        return 0
 
 
 def host_readahead_folio(folder, path=DEF):
-    """readahead_folio for a file in FOLDER on this machine: (bytes or
-    None, H, why), from its kernel's release (uname), THP's
-    hpage_pmd_size, its base page and the statfs magic of FOLDER; (None,
-    None, why) where the kernel has no THP or FOLDER's filesystem has no
-    line in the table."""
+    """readahead_folio for a file in FOLDER on this machine: (LOW, HIGH, H,
+    why), LOW and HIGH in bytes or None, from its kernel's release
+    (uname), THP's hpage_pmd_size, its base page, the statfs magic of
+    FOLDER and its device's read_ahead_kb; (None, None, None, why) where
+    the kernel has no THP, (None, None, H, why) where FOLDER's filesystem
+    has no line in the table."""
     thp = "/sys/kernel/mm/transparent_hugepage"
     try:
         with open(os.path.join(thp, "hpage_pmd_size")) as f:
             h = int(f.read())
     except (OSError, ValueError):
-        return None, None, "no transparent huge pages (%s)" % thp
+        return None, None, None, "no transparent huge pages (%s)" % thp
     release = os.uname().release
     m = re.match(r"(\d+)\.(\d+)", release)
     if not m:
-        return None, h, "cannot read the kernel release %r" % release
+        return None, None, h, "cannot read the kernel release %r" % release
     version = int(m.group(1)) * 1000 + int(m.group(2))
     st = subprocess.run(["stat", "-f", "-c", "%t", folder],
                         capture_output=True, text=True)
     try:
         magic = int(st.stdout.strip(), 16)
     except ValueError:
-        return None, h, "stat -f %s: %s" % (folder, st.stderr.strip())
+        return None, None, h, "stat -f %s: %s" % (folder, st.stderr.strip())
     row = by_magic(magic, path)
     if row is None:
-        return None, h, ("%s: its filesystem (statfs magic %#x) has no line "
-                         "in lib/filesystems.def" % (folder, magic))
-    size, why = readahead_folio(row, version, h, os.sysconf("SC_PAGE_SIZE"),
-                                path)
-    return size, h, "Linux %s, %s" % (release, why)
+        return None, None, h, ("%s: its filesystem (statfs magic %#x) has no "
+                               "line in lib/filesystems.def" % (folder, magic))
+    low, high, why = readahead_folio(row, version, h,
+                                     os.sysconf("SC_PAGE_SIZE"),
+                                     device_read_ahead(folder), path)
+    return low, high, h, "Linux %s, %s" % (release, why)

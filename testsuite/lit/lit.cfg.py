@@ -166,17 +166,18 @@ if os.access("/usr/bin/man", os.X_OK):
 
 
 def large_folios(folder):
-    """Whether files in FOLDER can get huge folios in the page cache
-    through MADV_HUGEPAGE readahead: the largest folio such readahead
-    brings there, by lib/filesystems.def for this kernel's version, its H
-    (hpage_pmd_size) and FOLDER's filesystem, is H
-    (testsuite/lib/filesystems.py's host_readahead_folio, which
-    testsuite/lit/kernel/host-folios.test holds against this kernel)."""
+    """Whether files in FOLDER get huge folios in the page cache through
+    MADV_HUGEPAGE readahead: the smallest of the largest folios such
+    readahead may bring there, by lib/filesystems.def for this kernel's
+    version, its H (hpage_pmd_size), FOLDER's filesystem and its
+    device's read_ahead_kb, is H (testsuite/lib/filesystems.py's
+    host_readahead_folio, which testsuite/lit/kernel/host-folios.test
+    holds against this kernel)."""
     try:
-        size, h, _ = filesystems.host_readahead_folio(folder)
+        low, _, h, _ = filesystems.host_readahead_folio(folder)
     except ValueError as e:
         lit_config.fatal(str(e))
-    return size is not None and size == h
+    return low is not None and low == h
 
 
 os.makedirs(config.test_exec_root, exist_ok=True)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <sys/mman.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -265,6 +266,7 @@ system_calls (void)
   char ours[64], theirs[64];
   struct statvfs a, b;
   struct statfs fa, fb;
+  struct stat sa, sb;
   struct utsname ua, ub;
   long page = sysconf (_SC_PAGESIZE);
   unsigned char vec;
@@ -275,6 +277,10 @@ system_calls (void)
   CHECK_EQ (hf_read (fd, ours, sizeof ours), sizeof ours);
   CHECK_EQ (read (theirs_fd, theirs, sizeof theirs), sizeof theirs);
   CHECK (memcmp (ours, theirs, sizeof ours) == 0);
+  CHECK_EQ (hf_fstat (fd, &sa), 0);
+  CHECK_EQ (fstat (theirs_fd, &sb), 0);
+  CHECK (sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+	 && sa.st_size == sb.st_size && sa.st_mode == sb.st_mode);
   CHECK_EQ (hf_fstatfs (fd, &fa), 0);
   CHECK_EQ (fstatfs (theirs_fd, &fb), 0);
   CHECK_EQ (fa.f_type, fb.f_type);

@@ -10,7 +10,10 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* The table as text: SINCE, KIND and MAXFOLIO as they are written, so
@@ -65,11 +68,13 @@ fact_since (const char *name, unsigned long *value)
 }
 
 /* What the table says of line I on kernel version KERNEL with huge pages
-   of H: whether the page cache can hold folios of H (PMD) and whether
-   MADV_HUGEPAGE readahead brings them (READAHEAD).  */
+   of H and a device's read_ahead_kb of RA bytes: whether the page cache
+   can hold folios of H (PMD) and whether MADV_HUGEPAGE readahead brings
+   them (READAHEAD): from HT_HUGEPAGE_READAHEAD_CAP on, not where H is
+   larger than both twice the cap and RA.  */
 static void
-folios_of (size_t i, unsigned kernel, uint64_t h, enum ht_fs_folios *pmd,
-	   enum ht_fs_folios *readahead)
+folios_of (size_t i, unsigned kernel, uint64_t h, uint64_t ra,
+	   enum ht_fs_folios *pmd, enum ht_fs_folios *readahead)
 {
   unsigned long cap;
   unsigned cap_since = fact_since ("HT_HUGEPAGE_READAHEAD_CAP", &cap);
@@ -83,8 +88,8 @@ folios_of (size_t i, unsigned kernel, uint64_t h, enum ht_fs_folios *pmd,
 	   && (whole || strtoull (table[i].max_folio, NULL, 0) >= h))
     {
       *pmd = HT_FS_LARGE_FOLIOS;
-      *readahead = kernel >= cap_since && h > cap ? HT_FS_SMALL_FOLIOS
-		   : HT_FS_LARGE_FOLIOS;
+      *readahead = kernel >= cap_since && h > 2 * cap && h > ra
+		   ? HT_FS_SMALL_FOLIOS : HT_FS_LARGE_FOLIOS;
     }
 }
 
@@ -106,6 +111,8 @@ every_line (void)
       unsigned kernels[] = { 0, 4019, 6001, 6012, 99999, collapse - 1,
 			     collapse, cap - 1, cap, 0, 0 };
       uint64_t hs[] = { 2 * MIB, 32 * MIB };
+      /* read_ahead_kb: unknown, 128 KiB, 32 MiB.  */
+      uint64_t ras[3] = { 0, 128 * 1024, 32 * MIB };
 
       CHECK (*end == '\0' || strncmp (table[i].since, "HT_FS_", 6) == 0);
       CHECK (strcmp (table[i].kind, "HT_FS_LOCAL") == 0
@@ -126,16 +133,17 @@ every_line (void)
 	  kernels[10] = since;
 	}
       for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
-	for (size_t j = 0; j < sizeof hs / sizeof hs[0]; j++)
+	for (size_t j = 0; j < sizeof hs / sizeof hs[0] * 3; j++)
 	  {
 	    struct ht_fs_info info;
 	    enum ht_fs_folios pmd, readahead;
+	    uint64_t h = hs[j / 3], ra = ras[j % 3];
 
 	    memset (&info, 0xa5, sizeof info);
-	    ht_fs_describe (table[i].magic, kernels[k], hs[j], &info);
-	    folios_of (i, kernels[k], hs[j], &pmd, &readahead);
+	    ht_fs_describe (table[i].magic, kernels[k], h, ra, &info);
+	    folios_of (i, kernels[k], h, ra, &pmd, &readahead);
 	    if (strcmp (info.name, table[i].name) != 0
-		|| info.kernel != kernels[k] || info.h != hs[j]
+		|| info.kernel != kernels[k] || info.h != h
 		|| info.folios != readahead || info.pmd_folios != pmd
 		|| (info.folios == HT_FS_SMALL_FOLIOS && info.why[0] == '\0')
 		|| info.shmem != !strcmp (table[i].kind, "HT_FS_SHMEM")
@@ -144,7 +152,7 @@ every_line (void)
 		fprintf (stderr, "%s (0x%lx) on %u, H %llu: name %s, folios "
 			 "%d, pmd_folios %d, shmem %d, network %d; the table "
 			 "says %s %s %s\n", table[i].name, table[i].magic,
-			 kernels[k], (unsigned long long) hs[j], info.name,
+			 kernels[k], (unsigned long long) h, info.name,
 			 (int) info.folios, (int) info.pmd_folios, info.shmem,
 			 info.network, table[i].since, table[i].kind,
 			 table[i].max_folio);
@@ -160,60 +168,70 @@ facts (void)
 {
   struct ht_fs_info info;
 
-  ht_fs_describe (0xef53, 6012, 2 * MIB, &info);
+  ht_fs_describe (0xef53, 6012, 2 * MIB, 0, &info);
   CHECK (strcmp (info.name, "ext4") == 0);
   CHECK_EQ (info.folios, HT_FS_SMALL_FOLIOS);
   CHECK (strcmp (info.why, "ext4 has no large folios before Linux 6.16")
 	 == 0);
-  ht_fs_describe (0xef53, 6015, 2 * MIB, &info);
+  ht_fs_describe (0xef53, 6015, 2 * MIB, 0, &info);
   CHECK_EQ (info.folios, HT_FS_SMALL_FOLIOS);
-  ht_fs_describe (0xef53, 6016, 2 * MIB, &info);
+  ht_fs_describe (0xef53, 6016, 2 * MIB, 0, &info);
   CHECK_EQ (info.folios, HT_FS_LARGE_FOLIOS);
   CHECK_EQ (info.pmd_folios, HT_FS_LARGE_FOLIOS);
   CHECK (!info.shmem && !info.network);
-  ht_fs_describe (0x58465342, 6001, 2 * MIB, &info);
+  ht_fs_describe (0x58465342, 6001, 2 * MIB, 0, &info);
   CHECK (strcmp (info.name, "xfs") == 0);
   CHECK_EQ (info.folios, HT_FS_LARGE_FOLIOS);
-  ht_fs_describe (0x01021994, 6012, 2 * MIB, &info);
+  ht_fs_describe (0x01021994, 6012, 2 * MIB, 0, &info);
   CHECK (strcmp (info.name, "tmpfs") == 0);
   CHECK (info.shmem);
   CHECK_EQ (info.folios, HT_FS_UNKNOWN);
-  ht_fs_describe (0xfe534d42, 6012, 2 * MIB, &info);
+  ht_fs_describe (0xfe534d42, 6012, 2 * MIB, 0, &info);
   CHECK (strcmp (info.name, "cifs") == 0);
   CHECK (info.network);
-  ht_fs_describe (0x1234, 6012, 2 * MIB, &info);
+  ht_fs_describe (0x1234, 6012, 2 * MIB, 0, &info);
   CHECK (strcmp (info.name, "unknown") == 0);
   CHECK_EQ (info.folios, HT_FS_UNKNOWN);
   CHECK (!info.shmem && !info.network);
 
   /* Linux 7.2.  NFS and SMB: large folios, up to H.  */
-  ht_fs_describe (0x6969, 7002, 2 * MIB, &info);
+  ht_fs_describe (0x6969, 7002, 2 * MIB, 0, &info);
   CHECK (strcmp (info.name, "nfs") == 0 && info.network);
   CHECK_EQ (info.folios, HT_FS_LARGE_FOLIOS);
-  ht_fs_describe (0xff534d42, 7002, 2 * MIB, &info);
+  ht_fs_describe (0xff534d42, 7002, 2 * MIB, 0, &info);
   CHECK_EQ (info.pmd_folios, HT_FS_LARGE_FOLIOS);
   /* btrfs: 256 KiB at most, never a folio of H.  */
-  ht_fs_describe (0x9123683e, 7002, 2 * MIB, &info);
+  ht_fs_describe (0x9123683e, 7002, 2 * MIB, 0, &info);
   CHECK (strcmp (info.name, "btrfs") == 0);
   CHECK_EQ (info.folios, HT_FS_SMALL_FOLIOS);
   CHECK_EQ (info.pmd_folios, HT_FS_SMALL_FOLIOS);
   CHECK (strcmp (info.why, "btrfs's page cache holds folios of at most "
 		 "256 KiB, less than H (2 MiB)") == 0);
-  ht_fs_describe (0xe0f5e1e2, 7002, 2 * MIB, &info);
+  ht_fs_describe (0xe0f5e1e2, 7002, 2 * MIB, 0, &info);
   CHECK (strcmp (info.name, "erofs") == 0);
   CHECK_EQ (info.pmd_folios, HT_FS_LARGE_FOLIOS);
   /* arm64 with 16 KiB pages: ext4 (4 KiB blocks) stops at 8 MiB; XFS
-     holds 32 MiB folios, but readahead brings 2 MiB ones.  */
-  ht_fs_describe (0xef53, 7002, 32 * MIB, &info);
+     holds 32 MiB folios, but readahead reads 2 MiB ones at the fault, and
+     none larger than its window after it (twice that, or read_ahead_kb
+     where larger): measured, 2, 2 and 4 MiB with read_ahead_kb 8192.  */
+  ht_fs_describe (0xef53, 7002, 32 * MIB, 0, &info);
   CHECK_EQ (info.pmd_folios, HT_FS_SMALL_FOLIOS);
   CHECK (strcmp (info.why, "ext4's page cache holds folios of at most "
 		 "8 MiB, less than H (32 MiB)") == 0);
-  ht_fs_describe (0x58465342, 7002, 32 * MIB, &info);
+  ht_fs_describe (0x58465342, 7002, 32 * MIB, 0, &info);
   CHECK_EQ (info.pmd_folios, HT_FS_LARGE_FOLIOS);
   CHECK_EQ (info.folios, HT_FS_SMALL_FOLIOS);
-  CHECK (strstr (info.why, "from Linux 7.2, MADV_HUGEPAGE readahead brings "
-		 "folios of at most 2 MiB, less than H (32 MiB)") != NULL);
-  ht_fs_describe (0x58465342, 6012, 32 * MIB, &info);
+  CHECK (strstr (info.why, "from Linux 7.2, MADV_HUGEPAGE readahead reads "
+		 "2 MiB folios and none larger than its window (4 MiB: "
+		 "read_ahead_kb or twice 2 MiB), less than H (32 MiB)")
+	 != NULL);
+  ht_fs_describe (0x58465342, 7002, 32 * MIB, 8 * MIB, &info);
+  CHECK_EQ (info.folios, HT_FS_SMALL_FOLIOS);
+  CHECK (strstr (info.why, "window (8 MiB: read_ahead_kb") != NULL);
+  /* A window of H: readahead may fill a PMD, so warm tries.  */
+  ht_fs_describe (0x58465342, 7002, 32 * MIB, 32 * MIB, &info);
+  CHECK_EQ (info.folios, HT_FS_LARGE_FOLIOS);
+  ht_fs_describe (0x58465342, 6012, 32 * MIB, 0, &info);
   CHECK_EQ (info.folios, HT_FS_LARGE_FOLIOS);
 
   CHECK (!ht_collapse_needs_pmd_folios (6012));
@@ -229,7 +247,7 @@ refusal (unsigned long magic, unsigned kernel, uint64_t h, bool collapse,
 {
   struct ht_fs_info info;
 
-  ht_fs_describe (magic, kernel, h, &info);
+  ht_fs_describe (magic, kernel, h, 0, &info);
   return ht_fs_refusal (&info, collapse, buf);
 }
 
@@ -289,26 +307,26 @@ collapse_einval (void)
   char buf[HT_FS_WHY_LEN];
   struct ht_fs_info info;
 
-  ht_fs_describe (0xef53, 6012, 2 * MIB, &info);
+  ht_fs_describe (0xef53, 6012, 2 * MIB, 0, &info);
   CHECK (strcmp (ht_collapse_einval (&info, buf), "MADV_COLLAPSE is not "
 		 "supported for files by this kernel (it needs "
 		 "READ_ONLY_THP_FOR_FS)") == 0);
-  ht_fs_describe (0xef53, 7001, 2 * MIB, &info);
+  ht_fs_describe (0xef53, 7001, 2 * MIB, 0, &info);
   CHECK (strstr (ht_collapse_einval (&info, buf), "READ_ONLY_THP_FOR_FS")
 	 != NULL);
   /* 7.2: the filesystem, not the kernel.  */
-  ht_fs_describe (0x9123683e, 7002, 2 * MIB, &info);
+  ht_fs_describe (0x9123683e, 7002, 2 * MIB, 0, &info);
   CHECK (strcmp (ht_collapse_einval (&info, buf), "MADV_COLLAPSE needs a "
 		 "page cache that holds folios of H (2 MiB) from Linux 7.2, "
 		 "and btrfs's page cache holds folios of at most 256 KiB, "
 		 "less than H (2 MiB)") == 0);
-  ht_fs_describe (0xef53, 7002, 2 * MIB, &info);
+  ht_fs_describe (0xef53, 7002, 2 * MIB, 0, &info);
   CHECK (strstr (ht_collapse_einval (&info, buf), "READ_ONLY") == NULL);
   CHECK (strstr (ht_collapse_einval (&info, buf), "from Linux 7.2 it needs "
 		 "a page cache that holds folios of H (2 MiB), which this "
 		 "filesystem has, but not for this file (ext4: data=journal")
 	 != NULL);
-  ht_fs_describe (0x1234, 7002, 2 * MIB, &info);
+  ht_fs_describe (0x1234, 7002, 2 * MIB, 0, &info);
   CHECK (strstr (ht_collapse_einval (&info, buf), "which this filesystem "
 		 "may lack") != NULL);
 }
@@ -346,7 +364,7 @@ open_file (void)
   CHECK (fstatfs (fd, &fs) == 0);
   CHECK (ht_fs_info (fd, 2 * MIB, &info) == 0);
   ht_fs_describe ((uint32_t) fs.f_type, ht_kernel_version (), 2 * MIB,
-		  &want);
+		  ht_read_ahead (fd), &want);
   CHECK (strcmp (info.name, want.name) == 0);
   CHECK_EQ (info.folios, want.folios);
   CHECK_EQ (info.pmd_folios, want.pmd_folios);
@@ -355,6 +373,49 @@ open_file (void)
   CHECK_EQ (info.network, want.network);
   close (fd);
   CHECK (ht_fs_info (-1, 2 * MIB, &info) == -1);
+  CHECK_EQ (ht_read_ahead (-1), 0u);
+}
+
+/* ht_read_ahead: for a file on a block device, that device's queue's
+   read_ahead_kb, in bytes (read here through /sys/dev/block, not the
+   backing device's /sys/class/bdi); 0 for a file of /proc.  */
+static void
+read_ahead (void)
+{
+  int fd = open ("/proc/self/exe", O_RDONLY);
+  int proc = open ("/proc/self/status", O_RDONLY);
+  struct stat st;
+  char path[96];
+  unsigned long long kb = 0;
+  FILE *f;
+
+  CHECK (fd >= 0 && proc >= 0 && fstat (fd, &st) == 0);
+  snprintf (path, sizeof path, "/sys/dev/block/%u:%u", major (st.st_dev),
+	    minor (st.st_dev));
+  if (access (path, F_OK) == 0)
+    {
+      /* A partition's queue is its disk's.  */
+      snprintf (path, sizeof path, "/sys/dev/block/%u:%u/queue/read_ahead_kb",
+		major (st.st_dev), minor (st.st_dev));
+      f = fopen (path, "r");
+      if (f == NULL)
+	{
+	  snprintf (path, sizeof path,
+		    "/sys/dev/block/%u:%u/../queue/read_ahead_kb",
+		    major (st.st_dev), minor (st.st_dev));
+	  f = fopen (path, "r");
+	}
+      CHECK (f != NULL && fscanf (f, "%llu", &kb) == 1);
+      if (f != NULL)
+	fclose (f);
+      CHECK_EQ (ht_read_ahead (fd), kb * 1024);
+    }
+  else
+    SKIP ("the executable's file system has no block device in "
+	  "/sys/dev/block");
+  CHECK_EQ (ht_read_ahead (proc), 0u);
+  close (fd);
+  close (proc);
 }
 
 int
@@ -367,6 +428,7 @@ main (int argc, char **argv)
     UNIT_TEST (collapse_einval),
     UNIT_TEST (kernel_release),
     UNIT_TEST (open_file),
+    UNIT_TEST (read_ahead),
   };
   return unit_main ("thp", tests, sizeof tests / sizeof tests[0], argc,
 		    argv);

@@ -804,7 +804,7 @@ fs_name (int fd, char buf[32])
   if (fstatfs (fd, &fs) != 0)
     return "unknown";
   ht_fs_describe ((unsigned long) (uint32_t) fs.f_type, ht_kernel_version (),
-		  HT_ASSUMED_H, &info);
+		  HT_ASSUMED_H, 0, &info);
   if (strcmp (info.name, "unknown") != 0)
     return info.name;
   snprintf (buf, 32, "type 0x%lx", (unsigned long) (uint32_t) fs.f_type);

@@ -266,7 +266,8 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
 	  char why[HT_FS_WHY_LEN];
 
 	  if (o->fs == NULL)
-	    ht_fs_describe (0, ht_kernel_version (), o->page_size, &unknown);
+	    ht_fs_describe (0, ht_kernel_version (), o->page_size, 0,
+			    &unknown);
 	  snprintf (r->note_buf, sizeof r->note_buf, "a running process "
 		    "maps small folios of it, which this kernel cannot "
 		    "collapse (%s): it gets huge pages when it starts again",
@@ -280,7 +281,8 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
 	  struct ht_fs_info unknown;
 
 	  if (o->fs == NULL)
-	    ht_fs_describe (0, ht_kernel_version (), o->page_size, &unknown);
+	    ht_fs_describe (0, ht_kernel_version (), o->page_size, 0,
+			    &unknown);
 	  r->error = ht_collapse_einval (o->fs ? o->fs : &unknown, r->why);
 	  r->status = HT_EXIT_NO_COLLAPSE;
 	}

@@ -55,19 +55,25 @@ struct ht_fs_info
   bool read_only;
   bool network;
   /* Where FOLIOS is HT_FS_SMALL_FOLIOS: why, in words.  */
-  char why[224];
+  char why[320];
 };
 
 /* Describe the filesystem that holds the open file FD, for huge pages of
    H bytes on the running kernel.  Returns 0, or -1 with errno set.  */
 int ht_fs_info (int fd, uint64_t h, struct ht_fs_info *info);
 
+/* The read_ahead_kb of the device that holds the open file FD, in bytes
+   (/sys/class/bdi/MAJOR:MINOR), or 0 where it has none or it cannot be
+   read.  */
+uint64_t ht_read_ahead (int fd);
+
 /* Fill INFO but read_only for the filesystem whose statfs f_type is
    MAGIC, on kernel version KERNEL (major * 1000 + minor), for huge pages
-   of H bytes, from lib/filesystems.def; a MAGIC not there is
+   of H bytes and a device whose read_ahead_kb is READAHEAD bytes (0:
+   not known), from lib/filesystems.def; a MAGIC not there is
    "unknown".  */
 void ht_fs_describe (unsigned long magic, unsigned kernel, uint64_t h,
-		     struct ht_fs_info *info);
+		     uint64_t readahead, struct ht_fs_info *info);
 
 /* Whether MADV_COLLAPSE of file text on kernel version KERNEL works
    exactly where the page cache can hold folios of H (true), or needs

@@ -16,7 +16,7 @@ Usage:
                               khugepaged NAME MODE FS PRODUCER KIND METHOD
                               expect NAME MODE FS PRODUCER KIND METHOD
                                    ALIGNED COVERAGE WARM_STATUS REASON
-                              folios NAME MODE FS LARGEST READ_AHEAD_KB
+                              folios NAME MODE FS LOW HIGH READ_AHEAD_KB
                                    REASON
                               at SECONDS...
                               coverage WORD TCL_EXPR WORDS
@@ -518,16 +518,18 @@ def folio_cells(k):
     """The folio cells of K, one per disk, in THP "always": what the guest's
     folio probe (fsfolios.c: readahead of a MADV_HUGEPAGE mapping of a data
     file, the folios read from /proc/kpageflags) must find, as
-    lib/filesystems.def says for K's VERSION, H and base page
-    (filesystems.readahead_folio: what lib/thp.c decides hugetext warm's
-    exit 8 and lit's large-folios feature by), and the disks'
-    read_ahead_kb (DISK_READ_AHEAD_KB): (MODE, FS, LARGEST, READ_AHEAD_KB,
-    REASON)."""
+    lib/filesystems.def says for K's VERSION, H and base page and the
+    disks' read_ahead_kb (filesystems.readahead_folio: the bounds LOW and
+    HIGH of the largest folio; lib/thp.c decides hugetext warm's exit 8
+    and lit's large-folios feature by the same facts), and the disks'
+    read_ahead_kb (DISK_READ_AHEAD_KB): (MODE, FS, LOW, HIGH,
+    READ_AHEAD_KB, REASON)."""
     out = []
+    kb = disk_read_ahead_kb(k)
     for fs in DISKS:
-        size, why = filesystems.readahead_folio(filesystems.by_name(fs),
-                                                version(k), h(k), page(k))
-        out.append(("always", fs, size, disk_read_ahead_kb(k), why))
+        low, high, why = filesystems.readahead_folio(
+            filesystems.by_name(fs), version(k), h(k), page(k), kb << 10)
+        out.append(("always", fs, low, high, kb, why))
     return out
 
 
@@ -567,9 +569,9 @@ def plan(path):
                 e = expected(k, *c)
                 lines.append("\t".join(("expect", k["name"]) + c +
                                        (str(e[0]), e[1], "-", e[2])))
-        for mode, fs, size, kb, why in folio_cells(k):
-            lines.append("\t".join(("folios", k["name"], mode, fs, str(size),
-                                    str(kb), why)))
+        for mode, fs, low, high, kb, why in folio_cells(k):
+            lines.append("\t".join(("folios", k["name"], mode, fs, str(low),
+                                    str(high), str(kb), why)))
     lines.append("\t".join(["at"] + [str(s) for s in KHUGEPAGED_AT]))
     for word, test, words in COVERAGES:
         lines.append("\t".join(("coverage", word, test, words)))
