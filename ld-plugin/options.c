@@ -86,28 +86,46 @@ option_value (char **argv, size_t *i, const char *name, bool joined)
 }
 
 /* Whether the -T script at PATH lays out the output: it is not one that
-   only INSERTs into the default script.  A -T script replaces the
-   default script, so without SECTIONS every section is an orphan that
-   ld places itself, and the INSERT the plugin adds has no .init to go
-   before: the plugin leaves such a link alone, as GNU ld's -z hugetext
-   does (docs/ld-plugin.md).  */
+   INSERTs into the default script.  A -T script replaces the default
+   script, so without SECTIONS every section is an orphan that ld places
+   itself, and the INSERT the plugin adds has no .init to go before: the
+   plugin leaves such a link alone, as GNU ld's -z hugetext does
+   (docs/ld-plugin.md).  */
 static bool
 script_lays_out (const char *path)
 {
   FILE *f = fopen (path, "r");
-  char buf[4096];
-  bool insert = false;
-  size_t n;
+  char *text = NULL;
+  size_t len = 0, cap = 0, n;
+  bool inserts;
 
   if (f == NULL)
     return true;		/* ld will say what is wrong with it.  */
-  while ((n = fread (buf, 1, sizeof buf - 1, f)) > 0)
+  do
     {
-      buf[n] = '\0';
-      insert |= strstr (buf, "INSERT") != NULL;
+      if (cap - len < 4096)
+	{
+	  char *grown = realloc (text, cap + 65536);
+
+	  if (grown == NULL)
+	    {
+	      /* Cannot tell: lay nothing out.  */
+	      free (text);
+	      fclose (f);
+	      return true;
+	    }
+	  text = grown;
+	  cap += 65536;
+	}
+      n = fread (text + len, 1, cap - len - 1, f);
+      len += n;
     }
+  while (n > 0);
   fclose (f);
-  return !insert;
+  text[len] = '\0';
+  inserts = ld_script_inserts (text);
+  free (text);
+  return !inserts;
 }
 
 /* Whether PATH names the same file as SELF.  */
@@ -223,6 +241,55 @@ name_char (char c)
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
 	 || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'
 	 || c == '$';
+}
+
+bool
+ld_script_inserts (const char *text)
+{
+  const char *s = text;
+  bool after_insert = false;
+
+  while (*s != '\0')
+    {
+      if (s[0] == '/' && s[1] == '*')
+	{
+	  const char *end = strstr (s + 2, "*/");
+
+	  if (end == NULL)
+	    return false;
+	  s = end + 2;
+	}
+      else if (*s == '"')
+	{
+	  const char *end = strchr (s + 1, '"');
+
+	  if (end == NULL)
+	    return false;
+	  s = end + 1;
+	  after_insert = false;
+	}
+      else if (name_char (*s))
+	{
+	  const char *word = s;
+	  size_t len;
+
+	  while (name_char (*s))
+	    s++;
+	  len = (size_t) (s - word);
+	  if (after_insert
+	      && ((len == 5 && strncmp (word, "AFTER", 5) == 0)
+		  || (len == 6 && strncmp (word, "BEFORE", 6) == 0)))
+	    return true;
+	  after_insert = len == 6 && strncmp (word, "INSERT", 6) == 0;
+	}
+      else
+	{
+	  if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+	    after_insert = false;
+	  s++;
+	}
+    }
+  return false;
 }
 
 int

@@ -41,6 +41,10 @@ struct link_facts
 void link_facts_read (struct link_facts *facts, const struct cmdline *cmd,
 		      const char *self);
 
+/* Whether TEXT, a linker script, has the command INSERT AFTER or INSERT
+   BEFORE: the words outside comments and quoted strings.  */
+bool ld_script_inserts (const char *text);
+
 /* The name of the last output section statement before the data segment
    (". = DATA_SEGMENT_ALIGN (...)") in TEXT, a linker script as
    ld --verbose prints it: the code segment's last section with

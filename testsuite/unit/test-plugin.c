@@ -184,6 +184,23 @@ script_last_readonly (void)
   CHECK (ld_script_last_readonly (script_trunk, name, 8) != 0);
 }
 
+/* ld_script_inserts: the command, not the word.  */
+static void
+script_inserts (void)
+{
+  CHECK (ld_script_inserts ("SECTIONS { .x : { *(.x) } } INSERT AFTER .data;"));
+  CHECK (ld_script_inserts ("SECTIONS { }\nINSERT\n\tBEFORE .text;\n"));
+  CHECK (ld_script_inserts ("/* x */ INSERT /* y */ AFTER .bss;"));
+  /* A comment, a string, a longer word, INSERT alone.  */
+  CHECK (!ld_script_inserts ("ENTRY (main) /* not INSERT AFTER .data */"));
+  CHECK (!ld_script_inserts ("SECTIONS { .a : { KEEP (\"INSERT AFTER\") } }"));
+  CHECK (!ld_script_inserts ("INSERTED = 1; AFTER = 2;"));
+  CHECK (!ld_script_inserts ("MY_INSERT AFTER_X = 1;"));
+  CHECK (!ld_script_inserts ("INSERT = 1; x = AFTER;"));
+  CHECK (!ld_script_inserts ("/* INSERT AFTER .data"));
+  CHECK (!ld_script_inserts (""));
+}
+
 /* What GNU ld writes with the plugin's script: the code starts on a
    2 MiB boundary in memory but not in the file, and is not padded.  */
 static struct eb_elf
@@ -709,6 +726,7 @@ main (int argc, char **argv)
     UNIT_TEST (facts_from_command_line),
     UNIT_TEST (plugin_options),
     UNIT_TEST (script_last_readonly),
+    UNIT_TEST (script_inserts),
     UNIT_TEST (pad_elf64_lsb),
     UNIT_TEST (pad_elf32_msb),
     UNIT_TEST (pad_in_place_elf64_lsb),

@@ -1,21 +1,22 @@
 # REQUIRES: ld.bfd-hugetext
-## Rule `scope`: a linker script without SECTIONS (here ENTRY, VERSION and
-## an assignment) does not turn -z hugetext off, also when given with -T.
-##
-## GNU ld does not meet this yet, so the test is expected to fail: a -T
-## script replaces ld's default script unless it INSERTs, so with this one
-## every section is an orphan, and ld takes it for a script that lays out
-## the output: it warns "-z hugetext ignored: a linker script lays out the
-## output" and links as without the option (docs/gnu-ld.md, "When it does
-## nothing").  The same script given as an input file keeps the option
-## (script-without-sections.s).  When ld applies the option here, this test
-## passes unexpectedly: remove the XFAIL and update the docs.
-# XFAIL: *
+## Rule `scope`: a -T script that does not INSERT replaces GNU ld's
+## default script, so it lays out the output even without SECTIONS (here
+## ENTRY, VERSION and an assignment: every section is an orphan).  ld
+## warns once that -z hugetext is ignored, and the output is byte for
+## byte the output without the option.  Given as an input file, the same
+## script keeps the option (script-without-sections.s).
 
 # RUN: rm -rf %t && split-file %s %t && cd %t
 # RUN: llvm-mc -filetype=obj -triple=x86_64 a.s -o a.o
-# RUN: %ld.bfd -z hugetext -T entry.t a.o -o exec
-# RUN: %expect-exit 0 %hugetext check exec | FileCheck %s
+# RUN: %ld.bfd -T entry.t a.o -o plain
+# RUN: %ld.bfd -z hugetext -T entry.t a.o -o huge 2>&1 | FileCheck %s --check-prefix=WARN --implicit-check-not=warning:
+# WARN: warning: -z hugetext ignored: a linker script lays out the output
+# RUN: cmp plain huge
+
+## The code is enough to be laid out: as an input file, the script
+## leaves the option on.
+# RUN: %ld.bfd -z hugetext a.o entry.t -o implicit
+# RUN: %expect-exit 0 %hugetext check implicit | FileCheck %s
 # CHECK: : ok: 1 eligible code segment meets the contract
 
 #--- a.s
