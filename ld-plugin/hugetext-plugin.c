@@ -622,12 +622,16 @@ registration_failed (const char *what)
   return LDPS_ERR;
 }
 
-/* The hooks the linker offers to register.  */
+/* The hooks the linker offers to register, and what the transfer
+   vector says of the linker: GNU ld passes LDPT_GNU_LD_VERSION, gold
+   LDPT_GOLD_VERSION, mold and others neither.  */
 struct hooks
 {
   ld_plugin_register_claim_file claim;
   ld_plugin_register_all_symbols_read read;
   ld_plugin_register_cleanup cleanup;
+  int gnu_ld_version;		/* -1: not passed.  */
+  int gold_version;		/* -1: not passed.  */
 };
 
 /* The first part of the interface the plugin needs that the linker did
@@ -674,6 +678,12 @@ read_transfer_vector (const struct ld_plugin_tv *tv, struct hooks *h)
 	break;
       case LDPT_OUTPUT_NAME:
 	output_name = t->tv_u.tv_string;
+	break;
+      case LDPT_GNU_LD_VERSION:
+	h->gnu_ld_version = t->tv_u.tv_val;
+	break;
+      case LDPT_GOLD_VERSION:
+	h->gold_version = t->tv_u.tv_val;
 	break;
       default:
 	break;
@@ -746,13 +756,47 @@ register_hooks (const struct hooks *h)
 __attribute__ ((visibility ("default")))
 enum ld_plugin_status onload (struct ld_plugin_tv *tv);
 
+/* Whether the linker that loads the plugin is the GNU ld it lays out
+   links for (its linker scripts, INSERT and all, are how it does).  If
+   not, say so once, in words that name the linker, unless the link is
+   one nobody looks at (-r; configure's -o /dev/null).  */
+static bool
+linker_is_gnu_ld (const struct hooks *h)
+{
+  char which[64];
+
+  if (h->gnu_ld_version >= 0 && h->gold_version < 0)
+    return true;
+  if (h->gold_version >= 0)
+    snprintf (which, sizeof which, "gold %d.%02d", h->gold_version / 100,
+	      h->gold_version % 100);
+  else
+    snprintf (which, sizeof which, "a linker that does not say it is "
+	      "GNU ld");
+  if (output_type != LDPO_REL
+      && (output_name == NULL || strcmp (output_name, "/dev/null") != 0))
+    {
+      if (message != NULL)
+	tell (LDPL_INFO, "hugetext: layout left alone: the linker is %s; "
+	      "the plugin lays out GNU ld's links only", which);
+      else
+	say ("layout left alone: the linker is %s; the plugin lays out "
+	     "GNU ld's links only", which);
+    }
+  return false;
+}
+
 enum ld_plugin_status
 onload (struct ld_plugin_tv *tv)
 {
-  struct hooks h = { NULL, NULL, NULL };
+  struct hooks h = { NULL, NULL, NULL, -1, -1 };
   const char *missing;
 
   read_transfer_vector (tv, &h);
+  /* Any other linker gets its link as without the plugin: no hook, no
+     option read, nothing changed.  */
+  if (!linker_is_gnu_ld (&h))
+    return LDPS_OK;
   missing = missing_interface (&h);
   if (missing != NULL)
     {
