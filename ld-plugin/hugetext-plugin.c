@@ -768,20 +768,19 @@ linker_is_gnu_ld (const struct hooks *h)
   if (h->gnu_ld_version >= 0 && h->gold_version < 0)
     return true;
   if (h->gold_version >= 0)
-    snprintf (which, sizeof which, "gold %d.%02d", h->gold_version / 100,
+    snprintf (which, sizeof which, "is gold %d.%02d", h->gold_version / 100,
 	      h->gold_version % 100);
   else
-    snprintf (which, sizeof which, "a linker that does not say it is "
-	      "GNU ld");
+    snprintf (which, sizeof which, "does not say it is GNU ld");
   if (output_type != LDPO_REL
       && (output_name == NULL || strcmp (output_name, "/dev/null") != 0))
     {
       if (message != NULL)
-	tell (LDPL_INFO, "hugetext: layout left alone: the linker is %s; "
-	      "the plugin lays out GNU ld's links only", which);
+	tell (LDPL_INFO, "hugetext: layout left alone: the linker %s; the "
+	      "plugin lays out GNU ld's links only", which);
       else
-	say ("layout left alone: the linker is %s; the plugin lays out "
-	     "GNU ld's links only", which);
+	say ("layout left alone: the linker %s; the plugin lays out GNU "
+	     "ld's links only", which);
     }
   return false;
 }

@@ -183,15 +183,23 @@ ht_fs_describe (unsigned long magic, unsigned kernel, uint64_t h,
 	    if (kernel >= HT_HUGEPAGE_READAHEAD_CAP_SINCE && h > window)
 	      {
 		info->folios = HT_FS_SMALL_FOLIOS;
+		char ra[48];
+
+		if (readahead != 0)
+		  snprintf (ra, sizeof ra, "read_ahead_kb %llu",
+			    (unsigned long long) (readahead >> 10));
+		else
+		  snprintf (ra, sizeof ra, "read_ahead_kb not known");
 		snprintf (info->why, sizeof info->why, "from Linux %u.%u, "
 			  "MADV_HUGEPAGE readahead reads %s folios and none "
-			  "larger than its window (%s: "
-			  "read_ahead_kb or twice %s), less than H (%s): "
-			  "only MADV_COLLAPSE fills a huge page",
+			  "larger than its window, %s (twice that, or the "
+			  "device's read_ahead_kb where larger: %s), less "
+			  "than H (%s): with that, only MADV_COLLAPSE fills a "
+			  "huge page",
 			  HT_HUGEPAGE_READAHEAD_CAP_SINCE / 1000,
 			  HT_HUGEPAGE_READAHEAD_CAP_SINCE % 1000,
-			  size_words (cap, a), size_words (window, c),
-			  size_words (cap, a), size_words (h, b));
+			  size_words (cap, a), size_words (window, c), ra,
+			  size_words (h, b));
 	      }
 	  }
 	break;
@@ -260,24 +268,19 @@ ht_collapse_einval (const struct ht_fs_info *fs, char *buf)
   return buf;
 }
 
-uint64_t
-ht_read_ahead (int fd)
+/* The number in the file at PATH as bytes of KiB, or 0.  */
+static uint64_t
+read_kib (const char *path)
 {
-  struct stat st;
-  char path[80], buf[32], *end;
+  char buf[32], *end;
   unsigned long long kb;
   ssize_t n;
-  int bdi;
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
 
-  if (fstat (fd, &st) != 0)
+  if (fd < 0)
     return 0;
-  snprintf (path, sizeof path, "/sys/class/bdi/%u:%u/read_ahead_kb",
-	    major (st.st_dev), minor (st.st_dev));
-  bdi = open (path, O_RDONLY | O_CLOEXEC);
-  if (bdi < 0)
-    return 0;
-  n = read (bdi, buf, sizeof buf - 1);
-  close (bdi);
+  n = read (fd, buf, sizeof buf - 1);
+  close (fd);
   if (n <= 0)
     return 0;
   buf[n] = '\0';
@@ -285,6 +288,35 @@ ht_read_ahead (int fd)
   if (end == buf || kb >= (UINT64_MAX >> 10))
     return 0;
   return (uint64_t) kb << 10;
+}
+
+uint64_t
+ht_read_ahead_dev (const char *sys, unsigned major, unsigned minor)
+{
+  char path[PATH_MAX];
+  uint64_t bytes;
+
+  /* A whole disk's backing device, or an anonymous device's (NFS,
+     btrfs).  */
+  snprintf (path, sizeof path, "%s/class/bdi/%u:%u/read_ahead_kb", sys,
+	    major, minor);
+  bytes = read_kib (path);
+  if (bytes != 0)
+    return bytes;
+  /* A partition has none of its own: its disk's, the folder above it.  */
+  snprintf (path, sizeof path, "%s/dev/block/%u:%u/../bdi/read_ahead_kb",
+	    sys, major, minor);
+  return read_kib (path);
+}
+
+uint64_t
+ht_read_ahead (int fd)
+{
+  struct stat st;
+
+  if (fstat (fd, &st) != 0)
+    return 0;
+  return ht_read_ahead_dev ("/sys", major (st.st_dev), minor (st.st_dev));
 }
 
 int

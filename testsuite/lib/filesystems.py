@@ -176,17 +176,21 @@ def readahead_folio(row, version, h, page, read_ahead, path=DEF):
          size_words(window), read_ahead >> 10))
 
 
-def device_read_ahead(folder):
-    """The read_ahead_kb of the device that holds FOLDER, in bytes, from
-    /sys/class/bdi (as lib/thp.c's ht_read_ahead reads it); 0 where it
-    has none."""
+def device_read_ahead(folder, sys_dir="/sys"):
+    """The read_ahead_kb of the device that holds FOLDER, in bytes, as
+    lib/thp.c's ht_read_ahead_dev reads it: its backing device's
+    (class/bdi/MAJOR:MINOR), else, for a partition, its disk's
+    (dev/block/MAJOR:MINOR/../bdi); 0 where it has none."""
     dev = os.stat(folder).st_dev
-    try:
-        with open("/sys/class/bdi/%d:%d/read_ahead_kb" %
-                  (os.major(dev), os.minor(dev))) as f:
-            return int(f.read()) << 10
-    except (OSError, ValueError):
-        return 0
+    name = "%d:%d" % (os.major(dev), os.minor(dev))
+    for path in ("class/bdi/%s/read_ahead_kb" % name,
+                 "dev/block/%s/../bdi/read_ahead_kb" % name):
+        try:
+            with open(os.path.join(sys_dir, path)) as f:
+                return int(f.read()) << 10
+        except (OSError, ValueError):
+            continue
+    return 0
 
 
 def host_readahead_folio(folder, path=DEF):

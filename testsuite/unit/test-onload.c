@@ -22,6 +22,7 @@
 struct linker
 {
   bool message, claim, read, cleanup, add_input;
+  int gnu_ld, gold;		/* The version tags' values; -1: none.  */
   const char *option;
   int failing;			/* 1 claim, 2 read, 3 cleanup, 0 none.  */
 };
@@ -98,7 +99,7 @@ load (const struct linker *l, char *out, size_t size)
     }
   if (pid == 0)
     {
-      struct ld_plugin_tv tv[8];
+      struct ld_plugin_tv tv[10];
       int i = 0;
       void *so;
       ld_plugin_onload onload;
@@ -121,6 +122,10 @@ load (const struct linker *l, char *out, size_t size)
 	TV (LDPT_ADD_INPUT_FILE, tv_add_input_file, add_input);
       if (l->option)
 	TV (LDPT_OPTION, tv_string, l->option);
+      if (l->gnu_ld >= 0)
+	TV (LDPT_GNU_LD_VERSION, tv_val, l->gnu_ld);
+      if (l->gold >= 0)
+	TV (LDPT_GOLD_VERSION, tv_val, l->gold);
       TV (LDPT_NULL, tv_val, 0);
 #undef TV
       so = dlopen (HT_PLUGIN_PATH, RTLD_NOW);
@@ -143,9 +148,10 @@ load (const struct linker *l, char *out, size_t size)
   waitpid (pid, NULL, 0);
 }
 
+/* GNU ld 2.47, as it says in LDPT_GNU_LD_VERSION.  */
 static const struct linker full = {
   .message = true, .claim = true, .read = true, .cleanup = true,
-  .add_input = true
+  .add_input = true, .gnu_ld = 247, .gold = -1
 };
 
 /* Whether onload returned STATUS, with COUNT hooks registered, and said
@@ -201,6 +207,32 @@ names_failed_registration (void)
   expect (&l, LDPS_ERR, 2, "cannot register the cleanup hook");
 }
 
+/* gold (LDPT_GOLD_VERSION, with or without GNU ld's tag) and a linker
+   that passes neither tag (mold) get no hook, and one line naming them;
+   not for -r.  */
+static void
+leaves_other_linkers_alone (void)
+{
+  struct linker l = full;
+
+  l.gnu_ld = -1;
+  l.gold = 116;
+  expect (&l, LDPS_OK, 0, "hugetext: layout left alone: the linker is "
+	  "gold 1.16; the plugin lays out GNU ld's links only");
+  l.gnu_ld = 247;
+  expect (&l, LDPS_OK, 0, "the linker is gold 1.16;");
+  l.gnu_ld = -1;
+  l.gold = -1;
+  expect (&l, LDPS_OK, 0, "hugetext: layout left alone: the linker does "
+	  "not say it is GNU ld; the plugin lays out GNU ld's links only");
+  /* Without a message function, on stderr; a bad option is not even
+     read.  */
+  l.message = false;
+  l.option = "no-such-option";
+  expect (&l, LDPS_OK, 0, "hugetext.so: layout left alone: the linker "
+	  "does not say it is GNU ld");
+}
+
 static void
 rejects_bad_option (void)
 {
@@ -218,6 +250,7 @@ main (int argc, char **argv)
     UNIT_TEST (names_missing_interface),
     UNIT_TEST (names_failed_registration),
     UNIT_TEST (rejects_bad_option),
+    UNIT_TEST (leaves_other_linkers_alone),
   };
 
   return unit_main ("onload", tests, sizeof tests / sizeof tests[0], argc,

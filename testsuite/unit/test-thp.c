@@ -222,12 +222,14 @@ facts (void)
   CHECK_EQ (info.pmd_folios, HT_FS_LARGE_FOLIOS);
   CHECK_EQ (info.folios, HT_FS_SMALL_FOLIOS);
   CHECK (strstr (info.why, "from Linux 7.2, MADV_HUGEPAGE readahead reads "
-		 "2 MiB folios and none larger than its window (4 MiB: "
-		 "read_ahead_kb or twice 2 MiB), less than H (32 MiB)")
-	 != NULL);
+		 "2 MiB folios and none larger than its window, 4 MiB "
+		 "(twice that, or the device's read_ahead_kb where larger: "
+		 "read_ahead_kb not known), less than H (32 MiB): with "
+		 "that, only MADV_COLLAPSE fills a huge page") != NULL);
   ht_fs_describe (0x58465342, 7002, 32 * MIB, 8 * MIB, &info);
   CHECK_EQ (info.folios, HT_FS_SMALL_FOLIOS);
-  CHECK (strstr (info.why, "window (8 MiB: read_ahead_kb") != NULL);
+  CHECK (strstr (info.why, "window, 8 MiB (twice that, or the device's "
+		 "read_ahead_kb where larger: read_ahead_kb 8192)") != NULL);
   /* A window of H: readahead may fill a PMD, so warm tries.  */
   ht_fs_describe (0x58465342, 7002, 32 * MIB, 32 * MIB, &info);
   CHECK_EQ (info.folios, HT_FS_LARGE_FOLIOS);
@@ -418,6 +420,65 @@ read_ahead (void)
   close (proc);
 }
 
+/* Write TEXT to the file at DIR/NAME.  */
+static void
+put (const char *dir, const char *name, const char *text)
+{
+  char path[512];
+  FILE *f;
+
+  snprintf (path, sizeof path, "%s/%s", dir, name);
+  f = fopen (path, "w");
+  CHECK (f != NULL);
+  if (f != NULL)
+    {
+      fputs (text, f);
+      fclose (f);
+    }
+}
+
+/* ht_read_ahead_dev in a sysfs of its own, laid out as Linux's: a disk
+   8:0 with its backing device, its partition 8:2 (no backing device of
+   its own: the disk's is its), an anonymous device 0:50 (NFS), and a
+   device that has none.  */
+static void
+read_ahead_partition (void)
+{
+  char sys[] = "/tmp/hugetext-sysfs-XXXXXX", path[512], target[512];
+  const char *dirs[] = { "class", "class/bdi", "class/bdi/8:0",
+			 "class/bdi/0:50", "dev", "dev/block", "devices",
+			 "devices/sda", "devices/sda/sda2" };
+
+  CHECK (mkdtemp (sys) != NULL);
+  for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+    {
+      snprintf (path, sizeof path, "%s/%s", sys, dirs[i]);
+      CHECK (mkdir (path, 0755) == 0);
+    }
+  put (sys, "class/bdi/8:0/read_ahead_kb", "4096\n");
+  put (sys, "class/bdi/0:50/read_ahead_kb", "15360\n");
+  snprintf (path, sizeof path, "%s/devices/sda/bdi", sys);
+  snprintf (target, sizeof target, "%s/class/bdi/8:0", sys);
+  CHECK (symlink (target, path) == 0);
+  snprintf (path, sizeof path, "%s/dev/block/8:0", sys);
+  snprintf (target, sizeof target, "%s/devices/sda", sys);
+  CHECK (symlink (target, path) == 0);
+  snprintf (path, sizeof path, "%s/dev/block/8:2", sys);
+  snprintf (target, sizeof target, "%s/devices/sda/sda2", sys);
+  CHECK (symlink (target, path) == 0);
+
+  CHECK_EQ (ht_read_ahead_dev (sys, 8, 0), UINT64_C (4096) << 10);
+  CHECK_EQ (ht_read_ahead_dev (sys, 8, 2), UINT64_C (4096) << 10);
+  CHECK_EQ (ht_read_ahead_dev (sys, 0, 50), UINT64_C (15360) << 10);
+  CHECK_EQ (ht_read_ahead_dev (sys, 9, 9), 0u);
+  /* Not a number: not known.  */
+  put (sys, "class/bdi/8:0/read_ahead_kb", "x\n");
+  CHECK_EQ (ht_read_ahead_dev (sys, 8, 2), 0u);
+
+  snprintf (path, sizeof path, "rm -rf '%s'", sys);
+  CHECK (system (path) == 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -429,6 +490,7 @@ main (int argc, char **argv)
     UNIT_TEST (kernel_release),
     UNIT_TEST (open_file),
     UNIT_TEST (read_ahead),
+    UNIT_TEST (read_ahead_partition),
   };
   return unit_main ("thp", tests, sizeof tests / sizeof tests[0], argc,
 		    argv);

@@ -55,17 +55,24 @@ struct ht_fs_info
   bool read_only;
   bool network;
   /* Where FOLIOS is HT_FS_SMALL_FOLIOS: why, in words.  */
-  char why[320];
+  char why[384];
 };
 
 /* Describe the filesystem that holds the open file FD, for huge pages of
    H bytes on the running kernel.  Returns 0, or -1 with errno set.  */
 int ht_fs_info (int fd, uint64_t h, struct ht_fs_info *info);
 
-/* The read_ahead_kb of the device that holds the open file FD, in bytes
-   (/sys/class/bdi/MAJOR:MINOR), or 0 where it has none or it cannot be
-   read.  */
+/* The read_ahead_kb of the device that holds the open file FD, in bytes,
+   or 0 where it has none or it cannot be read: ht_read_ahead_dev of
+   /sys.  */
 uint64_t ht_read_ahead (int fd);
+
+/* The read_ahead_kb of device MAJOR:MINOR in the sysfs mounted at SYS:
+   its backing device's (SYS/class/bdi/MAJOR:MINOR, a whole disk or an
+   anonymous device), else, for a partition, its disk's
+   (SYS/dev/block/MAJOR:MINOR/../bdi); 0 where neither is there.  */
+uint64_t ht_read_ahead_dev (const char *sys, unsigned major,
+			    unsigned minor);
 
 /* Fill INFO but read_only for the filesystem whose statfs f_type is
    MAGIC, on kernel version KERNEL (major * 1000 + minor), for huge pages
