@@ -20,32 +20,89 @@
 #define MADV_COLLAPSE 25
 #endif
 
+/* Whether the word of LEN bytes at W is NAME.  */
+static bool
+word_is (const char *w, size_t len, const char *name)
+{
+  return strlen (name) == len && strncmp (w, name, len) == 0;
+}
+
+/* The length of the word at W: up to a comma, a blank or the end.  */
+static size_t
+word_len (const char *w)
+{
+  size_t len = 0;
+
+  while (w[len] != '\0' && w[len] != ',' && w[len] != ' ' && w[len] != '\t')
+    len++;
+  return len;
+}
+
 bool
 ht_advise_settings (struct ht_advise *s, const char *who)
 {
   const char *env = getenv ("HUGETEXT_STARTUP");
-  const char *comma;
-  size_t len;
+  const char *w, *mode = NULL;
+  size_t mode_len = 0;
+  char bad[32] = "";
+  int modes = 0;
 
   s->who = who;
   s->collapse = false;
   s->verbose = false;
   s->h = 0;
-  if (env == NULL)
-    env = "advise";
-  comma = strchr (env, ',');
-  len = comma ? (size_t) (comma - env) : strlen (env);
-  s->verbose = comma != NULL && strcmp (comma + 1, "verbose") == 0;
-  if (len == 3 && strncmp (env, "off", len) == 0)
-    return false;
-  if (len == 8 && strncmp (env, "collapse", len) == 0)
-    s->collapse = true;
-  else if (!(len == 6 && strncmp (env, "advise", len) == 0))
+  /* Words separated by commas, blanks around them ignored: at most one
+     of off, advise, collapse, and verbose.  Unset or empty: advise.  */
+  for (w = env ? env : ""; *w != '\0';)
     {
-      ht_advise_report (s, "%s: HUGETEXT_STARTUP='%s': expected off, "
-			"advise or collapse; doing nothing\n", who, env);
-      return false;
+      size_t len;
+
+      while (*w == ' ' || *w == '\t')
+	w++;
+      len = word_len (w);
+      if (word_is (w, len, "verbose"))
+	s->verbose = true;
+      else if (word_is (w, len, "off") || word_is (w, len, "advise")
+	       || word_is (w, len, "collapse"))
+	{
+	  mode = w;
+	  mode_len = len;
+	  modes++;
+	}
+      else if (len > 0 && bad[0] == '\0')
+	snprintf (bad, sizeof bad, "%s", w);
+      w += len;
+      while (*w == ' ' || *w == '\t')
+	w++;
+      if (*w == ',')
+	w++;
+      else if (*w != '\0' && bad[0] == '\0')
+	/* Two words with no comma between them.  */
+	snprintf (bad, sizeof bad, "%s", w);
     }
+  if (bad[0] != '\0' || modes > 1)
+    {
+      /* Said whatever the verbosity: the value was meant to change
+	 something, and the default applies instead.  */
+      struct ht_advise loud = *s;
+
+      loud.verbose = true;
+      bad[word_len (bad)] = '\0';
+      if (bad[0] != '\0')
+	ht_advise_report (&loud, "%s: HUGETEXT_STARTUP='%s': unknown word "
+			  "'%s' (expected off, advise or collapse, and "
+			  "verbose, separated by commas); using advise\n",
+			  who, env, bad);
+      else
+	ht_advise_report (&loud, "%s: HUGETEXT_STARTUP='%s': more than one "
+			  "of off, advise and collapse; using advise\n", who,
+			  env);
+      s->collapse = false;
+      return true;
+    }
+  if (mode != NULL && word_is (mode, mode_len, "off"))
+    return false;
+  s->collapse = mode != NULL && word_is (mode, mode_len, "collapse");
   return true;
 }
 

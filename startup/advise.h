@@ -18,9 +18,12 @@ struct ht_advise
   uintptr_t h;			/* H; 0 until ht_advise_h is called.  */
 };
 
-/* Read HUGETEXT_STARTUP into *S, reports prefixed by WHO.  False where
-   it says off, or something unknown (reported when verbose): do
-   nothing.  */
+/* Read HUGETEXT_STARTUP into *S, reports prefixed by WHO: words
+   separated by commas, blanks around them ignored, at most one of off,
+   advise (the default, also where it is unset or empty) and collapse,
+   and verbose.  A word it does not know, or two modes, is reported on
+   standard error whatever the verbosity, and the default applies.
+   False where it says off: do nothing.  */
 bool ht_advise_settings (struct ht_advise *s, const char *who);
 
 /* H for S, found on first use: the kernel's PMD size, else this
