@@ -393,8 +393,15 @@ warm_file (const char *path, const struct warm_opts *opts,
     }
   else if (ht_elf_parse (&elf, f.data, f.size, err) != 0)
     {
-      r->status = HT_EXIT_NOT_ELF;
-      r->error = "not an ELF file";
+      /* No ELF magic: not an ELF file (7).  Magic, but headers that do
+	 not hold (truncated, a bad field): a corrupt ELF file, in the
+	 parser's words, as check and punch say it (2).  */
+      bool magic = f.size >= 4 && memcmp (f.data, "\177ELF", 4) == 0;
+
+      r->status = magic ? HT_EXIT_BAD_INPUT : HT_EXIT_NOT_ELF;
+      snprintf (r->why, sizeof r->why, "%s%s",
+		magic ? "cannot read as ELF: " : "", err);
+      r->error = r->why;
     }
   else
     {
