@@ -77,8 +77,46 @@ segment_text (FILE *out, const struct ht_layout *l,
   ht_layout_explain (l, s, emit_problem_text, out);
 }
 
+/* The rule ids of one segment's problems, for the brief verdict.  */
+struct problem_ids
+{
+  FILE *out;
+  int n;
+};
+
 static void
-summary_text (FILE *out, const struct check_result *r)
+emit_problem_id (void *ctx, const char *id, const char *msg)
+{
+  struct problem_ids *p = ctx;
+
+  (void) msg;
+  fprintf (p->out, "%s%s", p->n++ ? ", " : "", id);
+}
+
+/* After the FAIL line's words, with BRIEF: which segment breaks which
+   rules, as "; [3] 7.22 MiB of code: start.vaddr, end.size", so that a
+   one-line verdict says why (the rules: docs/contract.md).  */
+static void
+failing_segments (FILE *out, const struct ht_layout *l)
+{
+  char a[32];
+
+  for (size_t i = 0; i < l->nseg; i++)
+    {
+      const struct ht_segment *s = &l->seg[i];
+      struct problem_ids p = { out, 0 };
+
+      if (!s->problems)
+	continue;
+      fprintf (out, "; [%zu] %s of %s: ", s->phdr_index,
+	       ht_format_size (s->code_size, a),
+	       s->code ? "code" : "contents");
+      ht_layout_explain (l, s, emit_problem_id, &p);
+    }
+}
+
+static void
+summary_text (FILE *out, const struct check_result *r, bool brief)
 {
   const struct ht_layout *l = r->layout;
   char a[32];
@@ -87,8 +125,13 @@ summary_text (FILE *out, const struct check_result *r)
     fprintf (out, "%s: ok: the contract does not apply to %s files\n",
 	     r->path, ht_elf_type_name (r->elf->type));
   else if (l->failing)
-    fprintf (out, "%s: FAIL: %zu of %zu PT_LOAD segments break the "
-	     "contract\n", r->path, l->failing, l->nseg);
+    {
+      fprintf (out, "%s: FAIL: %zu of %zu PT_LOAD segments break the "
+	       "contract", r->path, l->failing, l->nseg);
+      if (brief)
+	failing_segments (out, l);
+      fputc ('\n', out);
+    }
   else if (l->eligible)
     fprintf (out, "%s: ok: %zu eligible code segment%s meet%s the "
 	     "contract\n", r->path, l->eligible, l->eligible == 1 ? "" : "s",
@@ -119,7 +162,7 @@ check_report_text (FILE *out, const struct check_result *r, bool verbose)
 				: "", ht_format_size (l->min_size, b));
   for (size_t i = 0; i < l->nseg; i++)
     segment_text (out, l, &l->seg[i], verbose);
-  summary_text (out, r);
+  summary_text (out, r, false);
 }
 
 void
@@ -128,7 +171,7 @@ check_report_brief (FILE *out, const struct check_result *r)
   if (r->error != NULL)
     fprintf (out, "%s: error: %s\n", r->path, r->error);
   else
-    summary_text (out, r);
+    summary_text (out, r, true);
 }
 
 struct problem_ctx
