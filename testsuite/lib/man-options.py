@@ -6,7 +6,9 @@
       (hugetext.1) named after it in capitals; every option that
       `HUGETEXT CMD --help` prints (its lines that start with blanks and
       "-") is in that section; the exit statuses of its "Exit status:"
-      paragraph are those of the section "hugetext CMD" under EXIT STATUS.
+      paragraph are those of the section "hugetext CMD" under EXIT STATUS;
+      an option that --help shows with an argument (--list=LIST) is in
+      the section with that argument's name.
 
   man-options.py plugin OPTIONS_C PAGE
       every option that the plugin's parser (plugin_option_parse in
@@ -108,17 +110,29 @@ def check_tool(hugetext, page):
             continue
         helptext = run_help([hugetext, cmd, "--help"])
         options = []
+        forms = []
         for line in helptext.splitlines():
             if re.match(r"^\s+-", line):
                 spec = re.split(r"\s{2,}", line.strip())[0]
                 options += re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)",
                                       spec)
+                # An option with its argument, as --help names it
+                # (--list=LIST, --delay[=SECONDS]): the man page must
+                # name the argument alike.
+                forms += re.findall(
+                    r"(?<![\w-])(--[A-Za-z][\w-]*(?:=|\[=)[A-Z][\w]*\]?)",
+                    spec)
         if not options:
             die("%s %s --help: no option line" % (hugetext, cmd))
         for opt in options:
             if not mentions(text, opt):
                 missing.append("%s: section %s lacks %s (from 'hugetext %s "
                                "--help')" % (page, cmd.upper(), opt, cmd))
+        for form in forms:
+            if form not in text:
+                missing.append("%s: section %s lacks %s as 'hugetext %s "
+                               "--help' writes it" % (page, cmd.upper(),
+                                                      form, cmd))
         # The exit statuses: "Exit status: 0 ...; 2 ..., 3 ..." in the
         # help, the tagged paragraphs of EXIT STATUS / "hugetext CMD".
         para = re.search(r"^Exit status:(.*?)(?:\n\n|\Z)", helptext,

@@ -67,7 +67,8 @@ check_usage (FILE *out)
 "  -v, --verbose     show the padding of segments that are not code, too\n"
 "  -h, --help        this text\n"
 "\n"
-"SIZE is a number (decimal or 0x hex), optionally followed by K, M or G.\n"
+"SIZE is a number in C syntax (2097152, 0x200000), optionally followed by\n"
+"K, M or G.\n"
 "Exit status: 0 every file meets the contract, 1 a file does not,\n"
 "2 bad usage or a file that cannot be read (as ELF).\n", ht_progname);
 }

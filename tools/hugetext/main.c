@@ -22,7 +22,8 @@ static const struct command
 static void
 usage (FILE *out)
 {
-  fprintf (out, "Usage: %s COMMAND [OPTION]... [ARG]...\n\nCommands:\n",
+  fprintf (out, "Usage: %s COMMAND [OPTION]... [ARG]...\n"
+	   "       %s --help | --version\n\nCommands:\n", ht_progname,
 	   ht_progname);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf (out, "  %-8s %s\n", commands[i].name, commands[i].summary);
@@ -50,7 +51,16 @@ main (int argc, char **argv)
     }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      {
+	/* getopt names argv[0] in its messages: "hugetext check:
+	   unrecognized option", as the commands' own errors begin.  */
+	static char name[32];
+
+	snprintf (name, sizeof name, "%s %s", ht_progname,
+		  commands[i].name);
+	argv[1] = name;
+	return commands[i].run (argc - 1, argv + 1);
+      }
   fprintf (stderr, "%s: unknown command '%s'\n", ht_progname, argv[1]);
   usage (stderr);
   return HT_EXIT_BAD_INPUT;

@@ -111,7 +111,7 @@ punch_usage (FILE *out)
 "\n"
 "  --dry-run         say what would be freed; punch nothing\n"
 "  -q, --quiet       report only errors\n"
-"  --json            one JSON document on standard output\n"
+"  --json            a JSON array on standard output, one object per file\n"
 "  -h, --help        this text\n"
 "\n"
 "Exit status: 0 every file punched, or left as it is with nothing to\n"

@@ -86,7 +86,7 @@ warm_usage (FILE *out)
 {
   fprintf (out,
 "Usage: %s warm [OPTION]... FILE...\n"
-"       %s warm [OPTION]... --list=FILE [FILE]...\n"
+"       %s warm [OPTION]... --list=LIST [FILE]...\n"
 "       %s warm [OPTION]... --deps PROGRAM...\n"
 "Fill the page cache with huge folios for the eligible code segments of\n"
 "each ELF FILE, so that the next exec of it is mapped with huge pages,\n"
@@ -105,9 +105,10 @@ warm_usage (FILE *out)
 "                    most processes map first; only files laid out for H\n"
 "                    are reported, then one summary line\n"
 "  --budget=SIZE     warm no more than SIZE of text in all (a size such\n"
-"                    as 512M, or N%% of the memory); a file that would pass\n"
-"                    it is left as it is, and reported\n"
-"  --list=FILE       also warm the files named in FILE, one absolute path\n"
+"                    as 512M, or N%% of the memory, N from 1 to 100); a\n"
+"                    file that would pass it is left as it is, and\n"
+"                    reported\n"
+"  --list=LIST       also warm the files named in LIST, one absolute path\n"
 "                    a line ('#' comments and blank lines are skipped);\n"
 "                    may be given more than once, and files are warmed\n"
 "                    in the order given; no file at all is then no error\n"
@@ -116,7 +117,7 @@ warm_usage (FILE *out)
 "                    READ_ONLY_THP_FOR_FS; newer ones: on filesystems\n"
 "                    whose page cache holds folios of H)\n"
 "  --no-drop         keep small folios already cached\n"
-"  --json            one JSON document on standard output\n"
+"  --json            a JSON array on standard output, one object per file\n"
 "  -h, --help        this text\n"
 "\n"
 "Exit status: 0 every file fully covered or below the min size; 1 a file\n"
@@ -888,7 +889,15 @@ parse_budget (const char *arg, uint64_t *out)
   char *end;
 
   if (len == 0 || arg[len - 1] != '%')
-    return tool_parse_size ("warm", "--budget", arg, false, out);
+    {
+      const char *why = ht_parse_size_check (arg, false, out);
+
+      if (why == NULL)
+	return 0;
+      fprintf (stderr, "%s warm: invalid --budget '%s': %s; or a share of "
+	       "the memory from 1%% to 100%%\n", ht_progname, arg, why);
+      return -1;
+    }
   errno = 0;
   unsigned long pct = strtoul (arg, &end, 10);
   if (end != arg + len - 1 || end == arg || errno != 0 || pct == 0
