@@ -85,6 +85,19 @@ explain (const struct status *st, const struct text_map *t, char *buf)
 
   if (st->mode == HT_THP_UNAVAILABLE)
     return "the kernel has no transparent huge pages";
+  /* No huge page fits a mapping smaller than H, aligned or not, and
+     -z hugetext leaves code below its min size (H) as it is: no advice
+     to relink it.  */
+  if (t->size < st->o->page_size)
+    {
+      char a[32], b[32];
+
+      snprintf (buf, HT_FS_WHY_LEN, "smaller than one huge page (%s, H "
+		"%s): no huge page fits it, aligned or not, and -z hugetext "
+		"leaves such code as it is", ht_format_size (t->size, a),
+		ht_format_size (st->o->page_size, b));
+      return buf;
+    }
   if (!t->congruent)
     return "not aligned: the start and the file offset differ modulo H "
 	   "(link with -z hugetext)";
