@@ -43,8 +43,9 @@
 struct warm_stats
 {
   size_t nproc, denied;		/* Processes read; those not readable.  */
-  size_t warmed, below, not_laid_out;
-  size_t over_budget;		/* Files left cold by --budget.  */
+  /* Each file once: warmed in full, in part, failed (an error), left
+     cold by --budget, below the min size, not laid out for H.  */
+  size_t warmed, in_part, failed, over_budget, below, not_laid_out;
 };
 
 struct warm_opts
@@ -269,9 +270,13 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
 	  if (o->fs == NULL)
 	    ht_fs_describe (0, ht_kernel_version (), o->page_size, 0,
 			    &unknown);
+	  /* The small folios stay cached while it maps them, and a
+	     restart maps them again: only a warm while nothing maps the
+	     file replaces them.  */
 	  snprintf (r->note_buf, sizeof r->note_buf, "a running process "
 		    "maps small folios of it, which this kernel cannot "
-		    "collapse (%s): it gets huge pages when it starts again",
+		    "collapse (%s): stop the process, run 'hugetext warm' on "
+		    "the file again, then start it",
 		    ht_collapse_einval (o->fs ? o->fs : &unknown, why));
 	  r->note = r->note_buf;
 	}
@@ -309,11 +314,26 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
   if (r->status == HT_EXIT_OK && r->pmd < r->size)
     {
       r->status = HT_EXIT_FAIL;
-      if (r->note == NULL)
-	r->note = r->still_cached != 0
-		  ? "small folios of the range stayed cached: a running "
-		    "process maps the file (stop it, or use --collapse)"
-		  : "the kernel did not fill the range with huge folios";
+      if (r->note == NULL && r->still_cached != 0)
+	{
+	  /* --collapse is offered only where the facts say it works on
+	     this kernel (from HT_COLLAPSE_PMD_FOLIOS, where the page
+	     cache holds folios of H); before, it needs a build option
+	     Debian's kernels lack, and exits 6 without it.  */
+	  bool collapse_works = o->fs != NULL
+				&& ht_collapse_needs_pmd_folios (o->fs->kernel)
+				&& ht_fs_refusal (o->fs, true, r->why) == NULL;
+
+	  r->note = collapse_works && !o->collapse
+		    ? "small folios of the range stayed cached: a running "
+		      "process maps the file (stop it and run 'hugetext "
+		      "warm' on the file again, or use --collapse)"
+		    : "small folios of the range stayed cached: a running "
+		      "process maps the file (stop it and run 'hugetext "
+		      "warm' on the file again)";
+	}
+      else if (r->note == NULL)
+	r->note = "the kernel did not fill the range with huge folios";
     }
 }
 
@@ -821,10 +841,14 @@ warm_files (const struct file_list *l, const struct warm_opts *po)
 	      o.stats->not_laid_out++;
 	      continue;
 	    }
-	  if (r.status == HT_EXIT_OK)
-	    o.stats->warmed++;
 	  if (r.over_budget)
 	    o.stats->over_budget++;
+	  else if (r.status == HT_EXIT_OK)
+	    o.stats->warmed++;
+	  else if (r.status == HT_EXIT_FAIL)
+	    o.stats->in_part++;
+	  else
+	    o.stats->failed++;
 	}
       if (o.json)
 	{
@@ -1032,9 +1056,9 @@ report_running (const struct warm_opts *o, size_t nfiles)
   if (stats->denied)
     printf (" (%zu more not readable%s)", stats->denied,
 	    geteuid () == 0 ? "" : ": other users' need root");
-  printf (", %zu files: %zu warmed in full, %zu below the min size, %zu not "
-	  "laid out for H", nfiles, stats->warmed, stats->below,
-	  stats->not_laid_out);
+  printf (", %zu files: %zu warmed in full, %zu in part, %zu failed, %zu "
+	  "below the min size, %zu not laid out for H", nfiles, stats->warmed,
+	  stats->in_part, stats->failed, stats->below, stats->not_laid_out);
   if (o->budget != 0)
     {
       char a[32], b[32];
