@@ -71,7 +71,10 @@ struct warm_result
   int status;
   uint64_t offset, size;	/* The range warmed.  */
   uint64_t pmd;			/* Bytes of it PMD-mapped afterwards.  */
-  uint64_t still_cached;	/* Small-folio bytes that could not be dropped.  */
+  /* Bytes of small folios that could not be dropped and are still
+     there at the end: at most what is not PMD-mapped (a collapse
+     replaces them).  */
+  uint64_t still_cached;
   uint64_t small_code;		/* Below the min size: its largest code
 				   segment's code, which the contract leaves
 				   as it is (then SIZE is 0).  */
@@ -311,10 +314,22 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
     }
   r->pmd = pmd_mapped (map);
   munmap (map, r->size);
+  if (r->still_cached > r->size - r->pmd)
+    r->still_cached = r->size - r->pmd;
   if (r->status == HT_EXIT_OK && r->pmd < r->size)
     {
       r->status = HT_EXIT_FAIL;
-      if (r->note == NULL && r->still_cached != 0)
+      if (r->note == NULL && o->fs != NULL && o->fs->shmem)
+	/* A tmpfs file's pages are the file: none can be dropped, and
+	   only the mount's huge= option, or MADV_COLLAPSE, gives it huge
+	   pages (whatever maps it).  */
+	r->note = o->collapse
+		  ? "tmpfs: MADV_COLLAPSE left part of the range in small "
+		    "pages"
+		  : "tmpfs keeps a file's pages: they are huge only where "
+		    "it is mounted with huge=always or huge=within_size "
+		    "(use --collapse, or copy the file to such a mount)";
+      else if (r->note == NULL && r->still_cached != 0)
 	{
 	  /* --collapse is offered only where the facts say it works on
 	     this kernel (from HT_COLLAPSE_PMD_FOLIOS, where the page
