@@ -293,7 +293,7 @@ read_kib (const char *path)
 uint64_t
 ht_read_ahead_dev (const char *sys, unsigned major, unsigned minor)
 {
-  char path[PATH_MAX];
+  char path[256];
   uint64_t bytes;
 
   /* A whole disk's backing device, or an anonymous device's (NFS,
