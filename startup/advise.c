@@ -45,6 +45,7 @@ ht_advise_settings (struct ht_advise *s, const char *who)
   const char *w, *mode = NULL;
   size_t mode_len = 0;
   char bad[32] = "";
+  bool no_comma = false;
   int modes = 0;
 
   s->who = who;
@@ -77,8 +78,11 @@ ht_advise_settings (struct ht_advise *s, const char *who)
       if (*w == ',')
 	w++;
       else if (*w != '\0' && bad[0] == '\0')
-	/* Two words with no comma between them.  */
-	snprintf (bad, sizeof bad, "%s", w);
+	{
+	  /* Two words with no comma between them.  */
+	  no_comma = true;
+	  snprintf (bad, sizeof bad, "%s", w);
+	}
     }
   if (bad[0] != '\0' || modes > 1)
     {
@@ -88,7 +92,10 @@ ht_advise_settings (struct ht_advise *s, const char *who)
 
       loud.verbose = true;
       bad[word_len (bad)] = '\0';
-      if (bad[0] != '\0')
+      if (no_comma)
+	ht_advise_report (&loud, "%s: HUGETEXT_STARTUP='%s': words must be "
+			  "separated by commas; using advise\n", who, env);
+      else if (bad[0] != '\0')
 	ht_advise_report (&loud, "%s: HUGETEXT_STARTUP='%s': unknown word "
 			  "'%s' (expected off, advise or collapse, and "
 			  "verbose, separated by commas); using advise\n",
@@ -97,7 +104,9 @@ ht_advise_settings (struct ht_advise *s, const char *who)
 	ht_advise_report (&loud, "%s: HUGETEXT_STARTUP='%s': more than one "
 			  "of off, advise and collapse; using advise\n", who,
 			  env);
+      /* The default, as said: advise, quiet.  */
       s->collapse = false;
+      s->verbose = false;
       return true;
     }
   if (mode != NULL && word_is (mode, mode_len, "off"))

@@ -94,7 +94,7 @@ explain (const struct status *st, const struct text_map *t, char *buf)
 
       snprintf (buf, HT_FS_WHY_LEN, "smaller than one huge page (%s, H "
 		"%s): no huge page fits it, aligned or not, and -z hugetext "
-		"leaves such code as it is", ht_format_size (t->size, a),
+		"would leave such code as it is", ht_format_size (t->size, a),
 		ht_format_size (st->o->page_size, b));
       return buf;
     }
@@ -125,8 +125,9 @@ explain (const struct status *st, const struct text_map *t, char *buf)
 	}
       else if (fs.folios == HT_FS_SMALL_FOLIOS)
 	{
+	  /* MADV_COLLAPSE replaces folios a process maps, too.  */
 	  snprintf (buf, HT_FS_WHY_LEN, "%s (run 'hugetext warm --collapse "
-		    "FILE', then restart the program)", fs.why);
+		    "FILE')", fs.why);
 	  why = buf;
 	}
     }
@@ -138,10 +139,11 @@ explain (const struct status *st, const struct text_map *t, char *buf)
   if (why == NULL && st->mode == HT_THP_NEVER)
     why = "the page cache holds small folios for this file, and with THP "
 	  "\"never\" nothing reads text in huge folios by itself (run "
-	  "'hugetext warm FILE', then restart the program)";
+	  "stop the program, run 'hugetext warm FILE', then start it)";
   if (why == NULL)
     why = "the page cache holds small folios for this file "
-	  "(run 'hugetext warm FILE', then restart the program)";
+	  "(stop the program, run 'hugetext warm FILE', then start it: the "
+	  "small folios it maps cannot be dropped while it runs)";
   return why;
 }
 

@@ -263,7 +263,9 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
      the process gets huge pages when it starts again.  */
   bool needed = !o->collapse && o->running && r->still_cached != 0
 		&& pmd_mapped (map) < r->size;
-  if ((o->collapse || needed) && collapse (map, r->size) != 0)
+  /* Nothing to collapse where the range is PMD-mapped already.  */
+  if ((o->collapse || needed) && pmd_mapped (map) < r->size
+      && collapse (map, r->size) != 0)
     {
       if (needed && (errno == EINVAL || errno == ENOSYS))
 	{
@@ -326,9 +328,9 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
 	r->note = o->collapse
 		  ? "tmpfs: MADV_COLLAPSE left part of the range in small "
 		    "pages"
-		  : "tmpfs keeps a file's pages: they are huge only where "
-		    "it is mounted with huge=always or huge=within_size "
-		    "(use --collapse, or copy the file to such a mount)";
+		  : "tmpfs keeps a file's pages, small ones here: use "
+		    "--collapse, or copy the file to a tmpfs mounted with "
+		    "huge=always";
       else if (r->note == NULL && r->still_cached != 0)
 	{
 	  /* --collapse is offered only where the facts say it works on
@@ -933,8 +935,9 @@ parse_budget (const char *arg, uint64_t *out)
 
       if (why == NULL)
 	return 0;
-      fprintf (stderr, "%s warm: invalid --budget '%s': %s; or a share of "
-	       "the memory from 1%% to 100%%\n", ht_progname, arg, why);
+      fprintf (stderr, "%s warm: invalid --budget '%s': expected a size "
+	       "above 0 such as 512M, or a share of the memory from 1%% to "
+	       "100%%\n", ht_progname, arg);
       return -1;
     }
   errno = 0;
@@ -943,8 +946,8 @@ parse_budget (const char *arg, uint64_t *out)
       || pct > 100)
     {
       fprintf (stderr, "%s warm: invalid --budget '%s': expected a size "
-	       "such as 512M, or a share of the memory from 1%% to 100%%\n",
-	       ht_progname, arg);
+	       "above 0 such as 512M, or a share of the memory from 1%% to "
+	       "100%%\n", ht_progname, arg);
       return -1;
     }
   if ((mem = mem_total ()) == 0)
