@@ -105,10 +105,96 @@ ht_file_unmap (struct ht_file *f)
   f->data = NULL;
 }
 
+/* Which pages of MAP, LEN bytes of a file, are cached now: a byte a
+   page, bit 0 set where it is (mincore).  NULL where it cannot tell.  */
+static unsigned char *
+cached_pages (const void *map, uint64_t len)
+{
+  long page = sysconf (_SC_PAGESIZE);
+  size_t pages = (size_t) ((len + (uint64_t) page - 1) / (uint64_t) page);
+  unsigned char *vec = malloc (pages ? pages : 1);
+
+  if (vec != NULL && mincore ((void *) map, (size_t) len, vec) != 0)
+    {
+      free (vec);
+      vec = NULL;
+    }
+  return vec;
+}
+
+int
+ht_file_quiet (struct ht_file *f)
+{
+  if (f->data == NULL)
+    return 0;
+  madvise ((void *) f->data, f->size, MADV_RANDOM);
+  free (f->cached);
+  f->cached = cached_pages (f->data, f->size);
+  return f->cached != NULL ? 0 : -1;
+}
+
+void
+ht_file_keep (struct ht_file *f, uint64_t offset, uint64_t size)
+{
+  f->keep_offset = offset;
+  f->keep_size = size;
+}
+
+/* Drop the pages of F cached now that were not at ht_file_quiet, outside
+   its kept range.  Returns the bytes of them there were.  */
+static uint64_t
+drop_added (const struct ht_file *f)
+{
+  long page = sysconf (_SC_PAGESIZE);
+  size_t pages = (size_t) ((f->size + (uint64_t) page - 1) / (uint64_t) page);
+  size_t first = (size_t) (f->keep_offset / (uint64_t) page);
+  size_t last = first + (size_t) (f->keep_size / (uint64_t) page);
+  uint64_t added = 0;
+  unsigned char *now;
+  void *map;
+
+  map = mmap (NULL, f->size, PROT_READ, MAP_SHARED, f->fd, 0);
+  if (map == MAP_FAILED)
+    return 0;
+  now = cached_pages (map, f->size);
+  munmap (map, f->size);
+  if (now == NULL)
+    return 0;
+  for (size_t i = 0; i < pages;)
+    {
+      size_t j = i;
+
+      while (j < pages && (j < first || j >= last) && (now[j] & 1)
+	     && !(f->cached[j] & 1))
+	j++;
+      if (j > i)
+	{
+	  added += (uint64_t) (j - i) * (uint64_t) page;
+	  posix_fadvise (f->fd, (off_t) (i * (size_t) page),
+			 (off_t) ((j - i) * (size_t) page),
+			 POSIX_FADV_DONTNEED);
+	}
+      i = j > i ? j : i + 1;
+    }
+  free (now);
+  return added;
+}
+
+/* POSIX_FADV_DONTNEED drops only whole folios inside the range it is
+   given, none that a process maps and none still locked for a read in
+   flight (the readahead of the last fault): those are tried again, a
+   few times, once their reads have ended.  */
+#define DROP_TRIES 8
+
 void
 ht_file_close (struct ht_file *f)
 {
   ht_file_unmap (f);
+  if (f->cached != NULL && f->fd >= 0)
+    for (int i = 1; i <= DROP_TRIES && drop_added (f) != 0; i++)
+      usleep (5000 * (useconds_t) i);
+  free (f->cached);
+  f->cached = NULL;
   if (f->fd >= 0 && f->owns_fd)
     close (f->fd);
   f->data = NULL;

@@ -403,9 +403,9 @@ try_object (struct search *s, size_t i, const char *path, bool program)
       return 0;
     }
   /* Only headers, the dynamic section and its strings are read: keep
-     readahead from filling the text with small folios around them.  */
-  if (o->file.data != NULL)
-    madvise ((void *) o->file.data, o->file.size, MADV_RANDOM);
+     readahead from filling the text with small folios around them, and
+     what they add to the page cache to no more than while needed.  */
+  ht_file_quiet (&o->file);
   if (o->file.data == NULL
       || ht_elf_parse (&o->elf, o->file.data, o->file.size, err) != 0)
     {
@@ -553,6 +553,7 @@ read_cache (struct search *s)
       say (s->err, "%s: %s", path, err);
       return -1;
     }
+  ht_file_quiet (&s->cache_file);
   if (ht_ldcache_parse (&s->cache, s->cache_file.data,
 			s->cache_file.data ? s->cache_file.size : 0, err) != 0)
     {

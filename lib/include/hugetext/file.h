@@ -18,6 +18,8 @@ struct ht_file
   bool owns_fd;			/* ht_file_open opened FD.  */
   int error;			/* After a failure: the errno value, or 0
 				   for a file that is not a regular file.  */
+  unsigned char *cached;	/* ht_file_quiet: the pages cached then.  */
+  uint64_t keep_offset, keep_size; /* ht_file_keep's range.  */
 };
 
 /* Open and map PATH, a regular file: anything else (a FIFO, a device, a
@@ -32,10 +34,24 @@ struct stat;
    refusal of anything that is not a regular file.  */
 const char *ht_file_kind (const struct stat *st);
 
+/* Read F without adding to the page cache: note which of its pages are
+   cached now, and keep readahead from reading around the pages read
+   (MADV_RANDOM on F's map).  ht_file_close then drops the pages of F
+   that are cached then and were not now, outside the range that
+   ht_file_keep names; pages another process maps stay.  Returns 0, or
+   -1 where the page cache cannot be read (mincore) and nothing will be
+   dropped.  */
+int ht_file_quiet (struct ht_file *f);
+
+/* The range of F, SIZE bytes at OFFSET, that ht_file_close keeps in
+   the page cache after ht_file_quiet: what the caller read on purpose.  */
+void ht_file_keep (struct ht_file *f, uint64_t offset, uint64_t size);
+
 /* Unmap F's contents, keeping F->fd open.  */
 void ht_file_unmap (struct ht_file *f);
 
-/* Unmap F, and close it if ht_file_open opened it.  */
+/* Unmap F, drop what it added to the page cache after ht_file_quiet,
+   and close it if ht_file_open opened it.  */
 void ht_file_close (struct ht_file *f);
 
 /* The first extent of data in [*FROM, END) of FD, as SEEK_DATA and
