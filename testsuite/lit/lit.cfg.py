@@ -122,6 +122,8 @@ config.substitutions.append(("%dh_hugetext", os.path.join(
 config.substitutions.append(("%guard", "python3 %s --hugetext %s" % (
     os.path.join(config.hugetext_source_dir, "guard", "hugetext-guard"),
     built("hugetext-san"))))
+config.substitutions.append(("%json-fields", "python3 " + os.path.join(
+    libdir, "json-fields.py")))
 config.substitutions.append(("%expect-exit",
                              os.path.join(libdir, "expect-exit")))
 config.substitutions.append(("%compare-verdicts", "%s %s %s" % (
