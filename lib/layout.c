@@ -399,6 +399,25 @@ ht_layout_check (struct ht_layout *l, const struct ht_elf *elf,
   return 0;
 }
 
+uint64_t
+ht_layout_aligned_text (const struct ht_layout *l, uint64_t *offset)
+{
+  uint64_t h = l->page_size;
+
+  for (size_t i = 0; i < l->nseg; i++)
+    {
+      const struct ht_phdr *ph = l->seg[i].ph;
+
+      if (l->seg[i].eligible && ph->offset % h == 0 && ph->vaddr % h == 0
+	  && ph->filesz >= h)
+	{
+	  *offset = ph->offset;
+	  return ph->filesz / h * h;
+	}
+    }
+  return 0;
+}
+
 void
 ht_layout_measure_holes (struct ht_layout *l, int fd)
 {

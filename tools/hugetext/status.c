@@ -6,7 +6,9 @@
 #include "hugetext.h"
 
 #include "hugetext/file.h"
+#include "hugetext/elf.h"
 #include "hugetext/json.h"
+#include "hugetext/layout.h"
 #include "hugetext/machine.h"
 #include "hugetext/size.h"
 #include "hugetext/smaps.h"
@@ -19,6 +21,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,14 +67,57 @@ status_usage (FILE *out)
 "likely reason where that is less than all.\n"
 "\n"
 "  --page-size=SIZE  H (default: the kernel's hpage_pmd_size)\n"
-"  --delay=SECONDS   with COMMAND: when to sample it (default 1)\n"
+"  --delay=SECONDS   with COMMAND: when to sample it, after its exec\n"
+"                    (default 1)\n"
 "  --json            one JSON document on standard output\n"
 "  -h, --help        this text\n"
 "\n"
-"Exit status: 0 reported; 2 bad usage, or NAME matches several processes;\n"
-"3 no such process; 4 permission denied; 5 the kernel has no transparent\n"
-"huge pages (reported anyway).\n",
+"Exit status: 0 reported; 2 bad usage, NAME matches several processes, or\n"
+"COMMAND cannot be run; 3 no such process, or it ended before it was\n"
+"sampled; 4 permission denied; 5 the kernel has no transparent huge pages\n"
+"(reported anyway).\n",
 	   ht_progname, ht_progname);
+}
+
+/* Whether hugetext warm fills any of the file at PATH with huge folios of
+   H: it has an eligible code segment that starts on an H boundary.  */
+static bool
+warm_fills (const char *path, uint64_t h)
+{
+  struct ht_layout_opts lopts = { .page_size = h, .headers_only = true };
+  struct ht_layout layout;
+  struct ht_file f;
+  struct ht_elf elf;
+  char err[HT_ERRLEN];
+  uint64_t offset, size = 0;
+
+  if (ht_file_open (&f, path, err) == 0 && f.data != NULL)
+    {
+      ht_file_quiet (&f);
+      if (ht_elf_parse (&elf, f.data, f.size, err) == 0)
+	{
+	  if (ht_layout_check (&layout, &elf, &lopts, err) == 0)
+	    {
+	      size = ht_layout_aligned_text (&layout, &offset);
+	      ht_layout_free (&layout);
+	    }
+	  ht_elf_free (&elf);
+	}
+    }
+  ht_file_close (&f);
+  return size != 0;
+}
+
+/* Whether T's file was deleted (or replaced) since it was mapped: the
+   kernel says so after its path.  */
+static bool
+deleted (const struct text_map *t)
+{
+  static const char mark[] = " (deleted)";
+  size_t len = strlen (t->path);
+
+  return len > sizeof mark - 1
+	 && strcmp (t->path + len - (sizeof mark - 1), mark) == 0;
 }
 
 /* Why the mapping M is not fully PMD-mapped, in words (in BUF where they
@@ -85,6 +131,10 @@ explain (const struct status *st, const struct text_map *t, char *buf)
 
   if (st->mode == HT_THP_UNAVAILABLE)
     return "the kernel has no transparent huge pages";
+  /* Any advice on the file would be about another file now.  */
+  if (deleted (t))
+    return "the file was deleted or replaced since the process mapped it; "
+	   "the process keeps the old file's pages: restart it";
   /* No huge page fits a mapping smaller than H, aligned or not, and
      -z hugetext leaves code below its min size (H) as it is: no advice
      to relink it.  */
@@ -103,6 +153,12 @@ explain (const struct status *st, const struct text_map *t, char *buf)
 	   "(link with -z hugetext)";
   if (t->eligible == 0)
     return "smaller than one aligned huge page";
+  /* Congruent by chance (the kernel places a large file mapping on an H
+     boundary): the huge pages inside are mapped, the ends cannot be.  */
+  if (t->pmd >= t->eligible)
+    return "all of its aligned huge pages are PMD-mapped; its ends are "
+	   "not whole huge pages, as the code segment does not start and "
+	   "end on H boundaries (link with -z hugetext)";
   if (t->m.vm_nohugepage)
     return "the process turned huge pages off for it (MADV_NOHUGEPAGE or "
 	   "PR_SET_THP_DISABLE)";
@@ -115,8 +171,11 @@ explain (const struct status *st, const struct text_map *t, char *buf)
   if (fd >= 0 && ht_fs_info (fd, st->o->page_size, &fs) == 0)
     {
       if (fs.shmem)
-	why = "tmpfs gives huge pages only when mounted with huge=always or "
-	      "huge=within_size";
+	/* The words and the advice of warm's, tested there: a file copied
+	   onto huge=within_size gets small pages.  */
+	why = "tmpfs keeps a file's pages, small ones here: run 'hugetext "
+	      "warm --collapse FILE', or copy the file to a tmpfs mounted "
+	      "with huge=always";
       else if (fs.pmd_folios == HT_FS_SMALL_FOLIOS)
 	{
 	  snprintf (buf, HT_FS_WHY_LEN, "the page cache cannot hold huge "
@@ -136,6 +195,12 @@ explain (const struct status *st, const struct text_map *t, char *buf)
   /* In "never" the kernel still maps a huge folio that is in the page
      cache with a PMD; only nothing but MADV_HUGEPAGE readahead or
      MADV_COLLAPSE (hugetext warm) puts one there.  */
+  /* warm fills only a code segment that starts on an H boundary: for
+     any other, its advice would not work.  */
+  if (why == NULL && !warm_fills (t->path, st->o->page_size))
+    why = "the page cache holds small folios for this file, and its code "
+	  "segment does not start on an H boundary, which 'hugetext warm' "
+	  "needs: link it with -z hugetext";
   if (why == NULL && st->mode == HT_THP_NEVER)
     why = "the page cache holds small folios for this file, and with THP "
 	  "\"never\" nothing reads text in huge folios by itself (run "
@@ -260,7 +325,87 @@ report_json (const struct status *st, long pid)
   ht_json_u64 (&j, "text_bytes", size);
   ht_json_u64 (&j, "pmd_mapped_bytes", pmd);
   ht_json_end_object (&j);
-  fputc ('\n', stdout);
+}
+
+/* Whether this process may read any process's maps: CAP_SYS_PTRACE in
+   its effective set (root has it, unless dropped).  */
+static bool
+can_ptrace_all (void)
+{
+  size_t len;
+  char *text = ht_read_file ("/proc/self/status", &len);
+  const char *cap = text ? strstr (text, "\nCapEff:") : NULL;
+  bool yes = false;
+
+  if (cap != NULL)
+    yes = (strtoull (cap + 8, NULL, 16) >> 19) & 1;	/* CAP_SYS_PTRACE */
+  free (text);
+  return yes;
+}
+
+/* The real user ID of process PID, from its status file (which anyone
+   can read); -1 where there is none.  */
+static long
+process_uid (long pid)
+{
+  char path[64];
+  size_t len;
+  char *text;
+  const char *uid;
+  long id = -1;
+
+  snprintf (path, sizeof path, "/proc/%ld/status", pid);
+  text = ht_read_file (path, &len);
+  uid = text ? strstr (text, "\nUid:") : NULL;
+  if (uid != NULL)
+    id = strtol (uid + 5, NULL, 10);
+  free (text);
+  return id;
+}
+
+/* Why the maps of process PID could not be read (EACCES), in words true
+   for who asks.  */
+static const char *
+permission_denied (long pid)
+{
+  if (can_ptrace_all ())
+    return "permission denied, even with CAP_SYS_PTRACE: the process is in "
+	   "a user namespace this one does not own (a container), or a "
+	   "security module (Yama, SELinux, AppArmor) refuses";
+  if (process_uid (pid) == (long) getuid ())
+    return "permission denied: the process is yours but not dumpable (it "
+	   "ran set-user-ID or with file capabilities, or turned "
+	   "PR_SET_DUMPABLE off): only root, or CAP_SYS_PTRACE, reads its "
+	   "maps";
+  return "permission denied (another user's process needs root or "
+	 "CAP_SYS_PTRACE)";
+}
+
+/* With --json, the document for process PID that could not be sampled:
+   WHY and the exit status, so that standard output always holds one.  */
+static void
+json_error (const struct status_opts *o, long pid, int status,
+	    const char *why)
+{
+  struct ht_json j;
+
+  if (!o->json)
+    return;
+  ht_json_init (&j, stdout);
+  ht_json_object (&j, NULL);
+  ht_json_u64 (&j, "pid", (uint64_t) pid);
+  ht_json_str (&j, "error", why);
+  ht_json_u64 (&j, "status", (uint64_t) status);
+  ht_json_end_object (&j);
+}
+
+/* Say that process PID could not be sampled, and why.  */
+static void
+report_error (const struct status_opts *o, long pid, int status,
+	      const char *why)
+{
+  fprintf (stderr, "%s status: process %ld: %s\n", ht_progname, pid, why);
+  json_error (o, pid, status, why);
 }
 
 /* Sample process PID.  Returns the exit status.  */
@@ -277,26 +422,24 @@ sample (long pid, struct status_opts *o)
     {
       int e = errno;
 
-      fprintf (stderr, "%s status: process %ld: %s\n", ht_progname, pid,
-	       e == ENOENT || e == ESRCH ? "no such process"
-	       : e == EACCES || e == EPERM
-	       ? "permission denied (another user's process needs root or "
-		 "CAP_SYS_PTRACE)" : strerror (e));
       status = e == ENOENT || e == ESRCH ? HT_EXIT_NO_PROCESS
 	       : e == EACCES || e == EPERM ? HT_EXIT_PERMISSION
 	       : HT_EXIT_BAD_INPUT;
+      report_error (o, pid, status,
+		    e == ENOENT || e == ESRCH ? "no such process"
+		    : e == EACCES || e == EPERM ? permission_denied (pid)
+		    : strerror (e));
     }
   else if (status != 0)
     {
-      fprintf (stderr, "%s status: process %ld: %s\n", ht_progname, pid,
-	       status == -1 ? err : "out of memory");
       status = HT_EXIT_BAD_INPUT;
+      report_error (o, pid, status, status == -1 ? err : "out of memory");
     }
   else if (nmaps == 0)
     {
-      fprintf (stderr, "%s status: process %ld has no mappings (a kernel "
-	       "thread, or it has exited)\n", ht_progname, pid);
       status = HT_EXIT_NO_PROCESS;
+      report_error (o, pid, status, "it has no mappings (a kernel thread, "
+		    "or it has exited)");
     }
   else
     {
@@ -344,7 +487,29 @@ process_named (long pid, const char *name)
   return same;
 }
 
-/* The one process named NAME, other than this one; 0 after saying why
+/* Whether process PID has exited and waits for its parent to reap it
+   (state Z, or X): it has no mappings left to sample.  */
+static bool
+zombie (long pid)
+{
+  char path[64];
+  size_t len;
+  char *text;
+  const char *paren;
+  bool dead = false;
+
+  snprintf (path, sizeof path, "/proc/%ld/stat", pid);
+  text = ht_read_file (path, &len);
+  /* The state follows the name, which is in parentheses and may hold
+     any byte: after the last ')'.  */
+  paren = text ? strrchr (text, ')') : NULL;
+  if (paren != NULL && paren[1] == ' ')
+    dead = paren[2] == 'Z' || paren[2] == 'X';
+  free (text);
+  return dead;
+}
+
+/* The one process named NAME, other than this one, and not a zombie; 0 after saying why
    there is none, or that there are several, with *STATUS the exit
    status.  */
 static long
@@ -369,7 +534,7 @@ find_process (const char *name, int *status)
       long pid = strtol (e->d_name, &end, 10);
 
       if (*end != '\0' || pid <= 0 || pid == self
-	  || !process_named (pid, name))
+	  || !process_named (pid, name) || zombie (pid))
 	continue;
       if (++matches == 1)
 	found = pid;
@@ -395,38 +560,65 @@ find_process (const char *name, int *status)
   return 0;
 }
 
-/* Start COMMAND, sample it after the delay, then wait for it.  */
+/* Start COMMAND, sample it after the delay, then wait for it.  The
+   delay counts from its exec, which a close-on-exec pipe reports: before
+   that, the child is this program.  With --json, the command's standard
+   output goes to standard error, so that standard output holds the one
+   JSON document.  */
 static int
 sample_command (char **argv, struct status_opts *o)
 {
   struct timespec step = { 0, 20 * 1000 * 1000 };
   double waited = 0;
-  int wstatus, status;
+  int wstatus, status, exec_error = 0, fds[2];
   pid_t pid;
 
   fflush (NULL);
-  pid = fork ();
-  if (pid < 0)
+  if (pipe2 (fds, O_CLOEXEC) != 0 || (pid = fork ()) < 0)
     {
-      fprintf (stderr, "%s status: fork: %s\n", ht_progname, strerror (errno));
+      fprintf (stderr, "%s status: cannot start %s: %s\n", ht_progname,
+	       argv[0], strerror (errno));
       return HT_EXIT_BAD_INPUT;
     }
   if (pid == 0)
     {
+      int e;
+
+      close (fds[0]);
+      if (o->json)
+	dup2 (STDERR_FILENO, STDOUT_FILENO);
       execvp (argv[0], argv);
-      fprintf (stderr, "%s status: %s: %s\n", ht_progname, argv[0],
-	       strerror (errno));
+      e = errno;
+      if (write (fds[1], &e, sizeof e) != (ssize_t) sizeof e)
+	_exit (126);
       _exit (127);
     }
-  while (waited < o->delay)
+  close (fds[1]);
+  while (read (fds[0], &exec_error, sizeof exec_error) < 0 && errno == EINTR)
+    ;
+  close (fds[0]);
+  if (exec_error != 0)
+    {
+      waitpid (pid, &wstatus, 0);
+      fprintf (stderr, "%s status: cannot run %s: %s\n", ht_progname,
+	       argv[0], strerror (exec_error));
+      json_error (o, pid, HT_EXIT_BAD_INPUT, strerror (exec_error));
+      return HT_EXIT_BAD_INPUT;
+    }
+  for (;;)
     {
       if (waitpid (pid, &wstatus, WNOHANG) == pid)
 	{
 	  fprintf (stderr, "%s status: %s exited before it was sampled "
-		   "(status %d); give a shorter --delay\n", ht_progname,
-		   argv[0], WIFEXITED (wstatus) ? WEXITSTATUS (wstatus) : -1);
+		   "(status %d)%s\n", ht_progname, argv[0],
+		   WIFEXITED (wstatus) ? WEXITSTATUS (wstatus) : -1,
+		   waited > 0 ? "; give a shorter --delay" : "");
+	  json_error (o, pid, HT_EXIT_NO_PROCESS, "it exited before it was "
+		      "sampled");
 	  return HT_EXIT_NO_PROCESS;
 	}
+      if (waited >= o->delay)
+	break;
       nanosleep (&step, NULL);
       waited += 0.02;
     }
@@ -462,9 +654,12 @@ cmd_status (int argc, char **argv)
 	break;
       case 'd':
 	o.delay = strtod (optarg, &end);
-	if (*end != '\0' || o.delay < 0 || o.delay > 3600)
+	/* NaN fails both comparisons.  */
+	if (end == optarg || *end != '\0'
+	    || !(o.delay >= 0 && o.delay <= 3600))
 	  {
-	    fprintf (stderr, "%s status: invalid --delay '%s'\n", ht_progname,
+	    fprintf (stderr, "%s status: invalid --delay '%s': expected "
+		     "seconds from 0 to 3600, such as 0.5\n", ht_progname,
 		     optarg);
 	    return HT_EXIT_BAD_INPUT;
 	  }
@@ -479,7 +674,14 @@ cmd_status (int argc, char **argv)
     return sample_command (argv + optind, &o);
   if (optind + 1 != argc)
     {
-      status_usage (stderr);
+      if (optind == argc)
+	fprintf (stderr, "%s status: no process given: a PID, 'self' or a "
+		 "NAME, or -- COMMAND\n", ht_progname);
+      else
+	fprintf (stderr, "%s status: one process only, after the options: "
+		 "'%s' follows '%s'\n", ht_progname, argv[optind + 1],
+		 argv[optind]);
+      fprintf (stderr, "Try '%s status --help'.\n", ht_progname);
       return HT_EXIT_BAD_INPUT;
     }
   arg = argv[optind];
@@ -495,7 +697,22 @@ cmd_status (int argc, char **argv)
       int status = HT_EXIT_OK;
 
       pid = find_process (arg, &status);
-      return pid != 0 ? sample (pid, &o) : status;
+      if (pid != 0)
+	return sample (pid, &o);
+      if (o.json)
+	{
+	  struct ht_json j;
+
+	  ht_json_init (&j, stdout);
+	  ht_json_object (&j, NULL);
+	  ht_json_str (&j, "name", arg);
+	  ht_json_str (&j, "error", status == HT_EXIT_NO_PROCESS
+				     ? "no process is named so"
+				     : "several processes are named so");
+	  ht_json_u64 (&j, "status", (uint64_t) status);
+	  ht_json_end_object (&j);
+	}
+      return status;
     }
   errno = 0;
   pid = strtol (arg, &end, 10);

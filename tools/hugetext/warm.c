@@ -374,16 +374,7 @@ aligned_text (const struct ht_elf *elf, uint64_t h, uint64_t *offset,
   for (size_t i = 0; layout.eligible == 0 && i < layout.nseg; i++)
     if (layout.seg[i].code && layout.seg[i].code_size > r->small_code)
       r->small_code = layout.seg[i].code_size;
-  for (size_t i = 0; i < layout.nseg && size == 0; i++)
-    {
-      const struct ht_phdr *ph = layout.seg[i].ph;
-
-      if (!layout.seg[i].eligible || ph->offset % h != 0
-	  || ph->vaddr % h != 0)
-	continue;
-      *offset = ph->offset;
-      size = ph->filesz / h * h;
-    }
+  size = ht_layout_aligned_text (&layout, offset);
   ht_layout_free (&layout);
   return size;
 }
@@ -900,10 +891,7 @@ warm_files (const struct file_list *l, const struct warm_opts *po)
 	status = r.status;
     }
   if (o.json)
-    {
-      ht_json_end_array (&j);
-      fputc ('\n', stdout);
-    }
+    ht_json_end_array (&j);
   return status;
 }
 

@@ -99,6 +99,13 @@ uint64_t ht_default_page_size (const struct ht_elf *elf);
 int ht_layout_check (struct ht_layout *out, const struct ht_elf *elf,
 		     const struct ht_layout_opts *opts, char err[HT_ERRLEN]);
 
+/* The range of the file that hugetext warm fills with huge folios: the
+   whole huge pages of L's first eligible code segment that starts on an
+   H boundary in both address and file offset, at *OFFSET.  Returns its
+   size; 0 where no segment does.  */
+uint64_t ht_layout_aligned_text (const struct ht_layout *l,
+				 uint64_t *offset);
+
 /* Fill in gap_holes and tail_holes from FD, the file ELF was read from.  */
 void ht_layout_measure_holes (struct ht_layout *layout, int fd);
 
