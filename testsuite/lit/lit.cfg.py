@@ -5,7 +5,9 @@
 # system by accident: a missing linker turns its tests UNSUPPORTED, with
 # the reason in the feature name.
 
+import gzip
 import os
+import re
 import subprocess
 import sys
 
@@ -161,6 +163,8 @@ man_dir = getattr(config, "hugetext_man_dir", "")
 if man_dir:
     config.available_features.add("manpages")
     config.substitutions.append(("%man-dir", man_dir))
+config.substitutions.append(("%man-exits", "python3 " + os.path.join(
+    libdir, "man-exits.py")))
 config.substitutions.append(("%man-options", "python3 " + os.path.join(
     libdir, "man-options.py")))
 if os.access("/usr/bin/man", os.X_OK):
@@ -185,6 +189,32 @@ def large_folios(folder):
 os.makedirs(config.test_exec_root, exist_ok=True)
 if large_folios(config.test_exec_root):
     config.available_features.add("large-folios")
+
+
+def file_collapse_refused():
+    """Whether MADV_COLLAPSE of a file on ext4 fails with EINVAL here, as
+    on Debian's kernels: before HT_COLLAPSE_PMD_FOLIOS (lib/filesystems.def)
+    it needs READ_ONLY_THP_FOR_FS, and the running kernel's configuration
+    (/proc/config.gz, or /boot/config-RELEASE) says it is not set.  False
+    where the configuration cannot be read."""
+    m = re.match(r"(\d+)\.(\d+)", os.uname().release)
+    since, _ = filesystems.kernel_fact("HT_COLLAPSE_PMD_FOLIOS")
+    if not m or int(m.group(1)) * 1000 + int(m.group(2)) >= since:
+        return False
+    try:
+        with gzip.open("/proc/config.gz", "rt") as f:
+            config_text = f.read()
+    except OSError:
+        try:
+            with open("/boot/config-" + os.uname().release) as f:
+                config_text = f.read()
+        except OSError:
+            return False
+    return "# CONFIG_READ_ONLY_THP_FOR_FS is not set" in config_text
+
+
+if file_collapse_refused():
+    config.available_features.add("file-collapse-refused")
 
 # The kernel matrix's VMs (testsuite/kernel/prepare.sh fills
 # BUILD/kernel-matrix): %vm-run KERNEL CMD boots KERNEL under QEMU and runs

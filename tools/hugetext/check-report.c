@@ -149,11 +149,6 @@ check_report_text (FILE *out, const struct check_result *r, bool verbose)
   const struct ht_layout *l = r->layout;
   char a[32], b[32];
 
-  if (r->error != NULL)
-    {
-      fprintf (out, "%s: error: %s\n", r->path, r->error);
-      return;
-    }
   fprintf (out, "%s: ELF%u %s-endian %s %s; H %s%s, min size %s\n", r->path,
 	   e->elf_class, e->big_endian ? "big" : "little",
 	   ht_elf_machine_name (e->machine), ht_elf_type_name (e->type),
@@ -168,10 +163,7 @@ check_report_text (FILE *out, const struct check_result *r, bool verbose)
 void
 check_report_brief (FILE *out, const struct check_result *r)
 {
-  if (r->error != NULL)
-    fprintf (out, "%s: error: %s\n", r->path, r->error);
-  else
-    summary_text (out, r, true);
+  summary_text (out, r, true);
 }
 
 struct problem_ctx

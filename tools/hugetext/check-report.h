@@ -19,10 +19,11 @@ struct check_result
 /* Whether the file meets the contract (false for an error, too).  */
 bool check_passed (const struct check_result *r);
 
+/* The report of a file judged (R->error NULL; an error is the caller's
+   to say).  */
 void check_report_text (FILE *out, const struct check_result *r,
 			bool verbose);
-/* Only the verdict line: the last line of check_report_text, or its
-   error line.  */
+/* Only the verdict line: the last line of check_report_text.  */
 void check_report_brief (FILE *out, const struct check_result *r);
 void check_report_json (struct ht_json *j, const struct check_result *r);
 

@@ -69,8 +69,11 @@ check_usage (FILE *out)
 "\n"
 "SIZE is a number in C syntax (2097152, 0x200000), optionally followed by\n"
 "K, M or G.\n"
-"Exit status: 0 every file meets the contract, 1 a file does not,\n"
-"2 bad usage or a file that cannot be read (as ELF).\n", ht_progname);
+"Exit status: 0 every file meets the contract, 1 a file does not, 2 bad\n"
+"usage or a file that cannot be read (a corrupt ELF file too), 4\n"
+"permission denied, 7 a FILE that is not ELF. With several files, the\n"
+"highest of their statuses.\n",
+	   ht_progname);
 }
 
 static int
@@ -120,8 +123,6 @@ parse_opts (int argc, char **argv, struct check_opts *o)
 static void
 report (struct check_run *run, const struct check_result *r)
 {
-  FILE *out = r->error ? stderr : stdout;
-
   if (run->o->json)
     {
       check_report_json (run->j, r);
@@ -129,10 +130,12 @@ report (struct check_run *run, const struct check_result *r)
     }
   /* Keep reports and errors in file order when both go to one pipe.  */
   fflush (stdout);
-  if (run->o->brief)
-    check_report_brief (out, r);
+  if (r->error != NULL)
+    fprintf (stderr, "%s check: %s: %s\n", ht_progname, r->path, r->error);
+  else if (run->o->brief)
+    check_report_brief (stdout, r);
   else
-    check_report_text (out, r, run->o->verbose);
+    check_report_text (stdout, r, run->o->verbose);
   fflush (stdout);
 }
 
@@ -183,16 +186,26 @@ check_file (struct check_run *run, const char *path, bool walked)
   struct check_result r = { path, NULL, &elf, &layout };
   char err[HT_ERRLEN];
   bool have_elf = false, have_layout = false, skip = false;
+  int status = HT_EXIT_BAD_INPUT;	/* Of an error.  */
 
   if (ht_file_open (&f, path, err) != 0)
-    r.error = err;
+    {
+      r.error = err;
+      status = tool_file_status (f.error);
+    }
   else if (walked && (f.size < SELFMAG
 		      || memcmp (f.data, ELFMAG, SELFMAG) != 0))
     skip = true;
   else if (f.size == 0)
-    r.error = "not an ELF file (empty)";
+    {
+      r.error = "not an ELF file (empty)";
+      status = HT_EXIT_NOT_ELF;
+    }
   else if (ht_elf_parse (&elf, f.data, f.size, err) != 0)
-    r.error = err;
+    {
+      r.error = err;
+      status = tool_elf_status (f.data, f.size);
+    }
   else if ((have_elf = true, ht_layout_check (&layout, &elf, &o->layout,
 					      err) != 0))
     r.error = err;
@@ -210,7 +223,7 @@ check_file (struct check_run *run, const char *path, bool walked)
       if (have_layout)
 	tally (&run->tally, &r);
       report (run, &r);
-      merge_status (run, r.error ? HT_EXIT_BAD_INPUT
+      merge_status (run, r.error ? status
 			 : check_passed (&r) ? HT_EXIT_OK : HT_EXIT_FAIL);
     }
   if (have_layout)
@@ -229,9 +242,11 @@ walk_error (struct check_run *run, const char *path, const char *what)
   char err[HT_ERRLEN];
   struct check_result r = { path, err, NULL, NULL };
 
+  int status = tool_file_status (errno);
+
   snprintf (err, sizeof err, "%s: %s", what, strerror (errno));
   report (run, &r);
-  merge_status (run, HT_EXIT_BAD_INPUT);
+  merge_status (run, status);
 }
 
 static int

@@ -4,22 +4,40 @@
 #define HUGETEXT_TOOL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-/* Exit codes shared by the subcommands.  */
+/* The exit statuses, one meaning each in every subcommand (hugetext(1),
+   EXIT STATUS, says which subcommand gives which).  With several files,
+   a subcommand exits with the highest status of any.  */
 enum
 {
   HT_EXIT_OK = 0,
-  HT_EXIT_FAIL = 1,		/* The input was read and judged: it fails.  */
-  HT_EXIT_BAD_INPUT = 2,	/* Bad usage, or a file that cannot be read.  */
+  HT_EXIT_FAIL = 1,		/* The input was read and judged: it fails,
+				   or was done only in part.  */
+  HT_EXIT_BAD_INPUT = 2,	/* Bad usage, or a file that cannot be read
+				   (missing, an I/O error, a corrupt ELF
+				   file).  */
   HT_EXIT_NO_PROCESS = 3,	/* status: no such process.  */
   HT_EXIT_PERMISSION = 4,	/* Permission denied.  */
   HT_EXIT_NO_THP = 5,		/* The kernel has no transparent huge pages.  */
   HT_EXIT_NO_COLLAPSE = 6,	/* warm --collapse: MADV_COLLAPSE unsupported.  */
-  HT_EXIT_NOT_ELF = 7,		/* warm: a file that is not ELF.  */
+  HT_EXIT_NOT_ELF = 7,		/* Not an ELF file: no ELF magic number,
+				   empty, or not a regular file.  */
   HT_EXIT_FILESYSTEM = 8,	/* warm: the filesystem cannot hold huge
 				   folios (network, read-only and so on).  */
 };
+
+/* The exit status of a file that could not be opened or read: ERR, the
+   errno value (0 for a file that is not a regular one, as ht_file_open
+   reports it), gives permission denied (4), not an ELF file (7), or a
+   file that cannot be read (2).  */
+int tool_file_status (int err);
+
+/* The exit status of a file of SIZE bytes at DATA that does not parse as
+   ELF: a corrupt ELF file (2) where it starts with the ELF magic number,
+   else not an ELF file (7).  */
+int tool_elf_status (const void *data, size_t size);
 
 extern const char *ht_progname;
 

@@ -118,7 +118,9 @@ punch_usage (FILE *out)
 "punch (not ELF, not laid out for huge pages, its padding already holes,\n"
 "or on a file system that cannot punch holes); 1 a file in use as a\n"
 "running program, left as it is; 2 bad usage, or a file that cannot be\n"
-"read or punched; 4 permission denied.\n", ht_progname);
+"read or punched; 4 permission denied; 7 not a regular file. With several\n"
+"files, the highest of their statuses.\n",
+	   ht_progname);
 }
 
 static int
@@ -227,12 +229,6 @@ fail (struct punch_result *r, int status, const char *what, int err)
   r->error = r->buf;
 }
 
-static int
-errno_status (int err)
-{
-  return err == EACCES || err == EPERM ? HT_EXIT_PERMISSION
-				       : HT_EXIT_BAD_INPUT;
-}
 
 /* Read LEN bytes of FD at OFF into BUF, up to the end of the file.
    Returns the bytes read, or -1 with errno set.  */
@@ -553,7 +549,7 @@ block_size (const struct stat *st)
 static void
 not_regular (struct punch_result *r, const struct stat *st)
 {
-  r->status = HT_EXIT_BAD_INPUT;
+  r->status = tool_file_status (0);
   snprintf (r->buf, sizeof r->buf, "not a regular file (%s)",
 	    ht_file_kind (st));
   r->error = r->buf;
@@ -570,7 +566,7 @@ open_read (const char *path, struct stat *st, struct punch_result *r)
 
   if (lstat (path, st) != 0)
     {
-      fail (r, errno_status (errno), "cannot open", errno);
+      fail (r, tool_file_status (errno), "cannot open", errno);
       return -1;
     }
   if (S_ISLNK (st->st_mode))
@@ -590,7 +586,7 @@ open_read (const char *path, struct stat *st, struct punch_result *r)
     fd = open (path, flags);
   if (fd < 0)
     {
-      fail (r, errno_status (errno), "cannot open", errno);
+      fail (r, tool_file_status (errno), "cannot open", errno);
       return -1;
     }
   if (fstat (fd, st) != 0)
@@ -737,7 +733,7 @@ keep_prepare (int fd, const struct stat *st, struct kept *k,
   k->caps_len = fgetxattr (fd, CAPS_XATTR, k->caps, sizeof k->caps);
   if (k->caps_len < 0 && errno != ENODATA && errno != ENOTSUP)
     {
-      fail (r, errno_status (errno), "not punched: cannot read its file "
+      fail (r, tool_file_status (errno), "not punched: cannot read its file "
 	    "capabilities, which punching clears", errno);
       return -1;
     }
@@ -745,7 +741,7 @@ keep_prepare (int fd, const struct stat *st, struct kept *k,
     k->caps_len = 0;
   if (futimens (fd, k->times) != 0)
     {
-      fail (r, errno_status (errno), "not punched: its modification time "
+      fail (r, tool_file_status (errno), "not punched: its modification time "
 	    "could not be kept (only its owner can set it)", errno);
       return -1;
     }
@@ -753,7 +749,7 @@ keep_prepare (int fd, const struct stat *st, struct kept *k,
       && fsetxattr (fd, CAPS_XATTR, k->caps, (size_t) k->caps_len,
 		    XATTR_REPLACE) != 0)
     {
-      fail (r, errno_status (errno), "not punched: its file capabilities, "
+      fail (r, tool_file_status (errno), "not punched: its file capabilities, "
 	    "which punching clears, could not be set again", errno);
       return -1;
     }
@@ -790,7 +786,7 @@ keep_restore (int fd, const struct kept *k, struct punch_result *r)
 	      "again", e);
     }
   if (futimens (fd, k->times) != 0)
-    fail (r, errno_status (errno), "punched, but its modification time "
+    fail (r, tool_file_status (errno), "punched, but its modification time "
 	  "cannot be set back", errno);
 }
 
@@ -833,7 +829,7 @@ punch_runs (const char *path, const struct stat *st,
     }
   if (fd < 0)
     {
-      fail (r, errno_status (errno), "cannot open for writing", errno);
+      fail (r, tool_file_status (errno), "cannot open for writing", errno);
       return;
     }
   if (fstat (fd, &now) != 0 || now.st_dev != st->st_dev
@@ -863,7 +859,7 @@ punch_runs (const char *path, const struct stat *st,
 	  r->note = r->buf;
 	}
       else
-	fail (r, errno_status (errno), "cannot punch holes", errno);
+	fail (r, tool_file_status (errno), "cannot punch holes", errno);
       break;
     }
   keep_restore (fd, &k, r);

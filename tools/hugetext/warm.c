@@ -125,10 +125,11 @@ warm_usage (FILE *out)
 "  -h, --help        this text\n"
 "\n"
 "Exit status: 0 every file fully covered or below the min size; 1 a file\n"
-"only in part or not aligned; 2 bad usage, an unreadable file or (--deps)\n"
-"a library not found; 4 permission denied; 5 no transparent huge pages;\n"
-"6 MADV_COLLAPSE refused (the message says why); 7 not ELF; 8 the\n"
-"filesystem cannot hold huge folios on this kernel.\n", ht_progname,
+"only in part, not aligned, or left by the budget; 2 bad usage, a file\n"
+"that cannot be read or (--deps) a library not found; 4 permission\n"
+"denied; 5 no transparent huge pages; 6 MADV_COLLAPSE refused (the\n"
+"message says why); 7 not ELF; 8 the filesystem cannot hold huge folios\n"
+"on this kernel. With several files, the highest of their statuses.\n", ht_progname,
 	   ht_progname, ht_progname);
 }
 
@@ -394,8 +395,7 @@ warm_file (const char *path, const struct warm_opts *opts,
   r->path = path;
   if (ht_file_open (&f, path, err) != 0)
     {
-      r->status = f.error == EACCES || f.error == EPERM ? HT_EXIT_PERMISSION
-		  : f.error == 0 ? HT_EXIT_NOT_ELF : HT_EXIT_BAD_INPUT;
+      r->status = tool_file_status (f.error);
       snprintf (r->why, sizeof r->why, "%s%s",
 		f.error == 0 ? "not an ELF file: " : "", err);
       r->error = r->why;
@@ -430,7 +430,7 @@ warm_file (const char *path, const struct warm_opts *opts,
 	 parser's words, as check and punch say it (2).  */
       bool magic = f.size >= 4 && memcmp (f.data, "\177ELF", 4) == 0;
 
-      r->status = magic ? HT_EXIT_BAD_INPUT : HT_EXIT_NOT_ELF;
+      r->status = tool_elf_status (f.data, f.size);
       snprintf (r->why, sizeof r->why, "%s%s",
 		magic ? "cannot read as ELF: " : "", err);
       r->error = r->why;
@@ -484,6 +484,11 @@ report_text (const struct warm_result *r, const struct warm_opts *o)
       fprintf (stderr, "%s warm: %s: %s\n", ht_progname, r->path, r->error);
       return;
     }
+  if (r->size == 0 && r->small_code == 0)
+    {
+      printf ("%s: %s\n", r->path, r->note);
+      return;
+    }
   if (r->size == 0)
     {
       printf ("%s: %s of code, below the min size %s: -z hugetext leaves "
@@ -512,6 +517,7 @@ report_text (const struct warm_result *r, const struct warm_opts *o)
 struct file_list
 {
   char **path;
+  bool *needed;			/* --deps: a library a FILE needs.  */
   size_t n, cap;
 };
 
@@ -524,15 +530,21 @@ file_list_add (struct file_list *l, const char *path, size_t len)
     {
       size_t cap = l->cap ? 2 * l->cap : 16;
       char **p = realloc (l->path, cap * sizeof *p);
+      bool *q;
 
       if (p == NULL)
 	return -1;
       l->path = p;
+      q = realloc (l->needed, cap * sizeof *q);
+      if (q == NULL)
+	return -1;
+      l->needed = q;
       l->cap = cap;
     }
   copy = strndup (path, len);
   if (copy == NULL)
     return -1;
+  l->needed[l->n] = false;
   l->path[l->n++] = copy;
   return 0;
 }
@@ -543,6 +555,7 @@ file_list_free (struct file_list *l)
   for (size_t i = 0; i < l->n; i++)
     free (l->path[i]);
   free (l->path);
+  free (l->needed);
 }
 
 static bool
@@ -631,7 +644,7 @@ file_list_has (const struct file_list *l, const char *path)
 static int
 expand_deps (struct file_list *l, const struct warm_opts *o)
 {
-  struct file_list out = { NULL, 0, 0 };
+  struct file_list out = { NULL, NULL, 0, 0 };
   int status = HT_EXIT_OK;
 
   for (size_t i = 0; i < l->n; i++)
@@ -661,11 +674,15 @@ expand_deps (struct file_list *l, const struct warm_opts *o)
 		       closure.obj[ob->parent].path);
 	      status = HT_EXIT_BAD_INPUT;
 	    }
-	  else if (!file_list_has (&out, ob->path)
-		   && file_list_add (&out, ob->path, strlen (ob->path)) != 0)
+	  else if (!file_list_has (&out, ob->path))
 	    {
-	      ht_needed_free (&closure);
-	      goto oom;
+	      if (file_list_add (&out, ob->path, strlen (ob->path)) != 0)
+		{
+		  ht_needed_free (&closure);
+		  goto oom;
+		}
+	      /* The first object of the closure is the program itself.  */
+	      out.needed[out.n - 1] = k != 0;
 	    }
 	}
       ht_needed_free (&closure);
@@ -839,6 +856,17 @@ warm_files (const struct file_list *l, const struct warm_opts *po)
       struct warm_result r;
 
       warm_file (l->path[i], &o, &r);
+      /* A library that --deps found, not laid out: most libraries of a
+	 system are not, and nothing asked for them by name.  Said, and
+	 no failure.  */
+      if (l->needed[i] && r.size == 0 && r.small_code == 0
+	  && r.status == HT_EXIT_FAIL)
+	{
+	  r.status = HT_EXIT_OK;
+	  r.error = NULL;
+	  r.note = "not laid out for H (no code segment aligned to H): a "
+		   "library it needs, left as it is";
+	}
       if (o.running)
 	{
 	  /* What -z hugetext did not lay out is most of a system: counted,
@@ -1119,7 +1147,7 @@ cmd_warm (int argc, char **argv)
   uint64_t budget_used = 0;
   struct warm_opts o = { .h_source = HT_H_OPTION, .stats = &stats,
 			 .budget_used = &budget_used };
-  struct file_list files = { NULL, 0, 0 };
+  struct file_list files = { NULL, NULL, 0, 0 };
   bool lists = false;
   int status = parse_warm_args (argc, argv, &o, &files, &lists);
 
