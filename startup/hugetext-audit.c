@@ -19,7 +19,7 @@
    headers, its dynamic section) read around them, as much as the
    device's read_ahead_kb, into the text (QEMU's disks: 8 MiB, so the
    whole text of a small object).  A fault would map those as they are.
-   In "advise" mode the module reads in the segments that ld.so's
+   In both modes the module reads in the segments that ld.so's
    relocation touches, so that its faults read nothing around them, drops
    the text's small folios that no process maps (POSIX_FADV_DONTNEED, as
    hugetext warm does), and leaves the rest to MADV_COLLAPSE.
@@ -271,7 +271,7 @@ read_relocated (int fd, uintptr_t bias, const ElfW(Phdr) *phdr,
 /* Whether the huge pages [FIRST, LAST) of the code segment TEXT (of
    PHDR[PHNUM]) of the object NAME at BIAS, whose file is PATH (NULL:
    the program), need MADV_COLLAPSE once the link map is consistent, in
-   "advise" mode.
+   "advise" mode (in "collapse" mode every range is collapsed).
 
    Where readahead of a MADV_HUGEPAGE mapping brings folios of H for the
    file's filesystem on this kernel (lib/filesystems.def), the first
@@ -359,10 +359,14 @@ la_objopen (struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 	continue;
       if (!ht_advise_hugepage (&settings, name, first, last))
 	continue;
-      /* "collapse": all of it; "advise": where the kernel needs it.  */
-      if (!settings.collapse
-	  && !needs_collapse (name, path, map->l_addr, phdr, phnum, &phdr[i],
-			      first, last))
+      /* "advise": the collapse where the kernel needs it; "collapse":
+	 everywhere.  Both prepare the text as advise does (its small
+	 folios dropped): where the kernel refuses to collapse file text
+	 (no READ_ONLY_THP_FOR_FS before 7.2), the first fault still reads
+	 it in huge folios.  */
+      if (!needs_collapse (name, path, map->l_addr, phdr, phnum, &phdr[i],
+			   first, last)
+	  && !settings.collapse)
 	continue;
       if (npending == sizeof pending / sizeof pending[0])
 	collapse_pending ();
