@@ -254,7 +254,10 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
       r->status = HT_EXIT_BAD_INPUT;
       return;
     }
-  r->still_cached = o->no_drop ? 0 : cached (map, r->size);
+  /* What is cached before the faults: after the drop, what could not be
+     dropped; with --no-drop, all that was cached (huge folios of it are
+     PMD-mapped after, and leave the count below).  */
+  r->still_cached = cached (map, r->size);
   if (madvise (map, r->size, MADV_HUGEPAGE) != 0)
     r->note = "MADV_HUGEPAGE failed";
   for (p = map, i = 0; i < r->size; i += (uint64_t) page)
@@ -332,6 +335,9 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
 		  : "tmpfs keeps a file's pages, small ones here: use "
 		    "--collapse, or copy the file to a tmpfs mounted with "
 		    "huge=always";
+      else if (r->note == NULL && r->still_cached != 0 && o->no_drop)
+	r->note = "small folios of the range were cached, and --no-drop "
+		  "kept them: run 'hugetext warm' on it without --no-drop";
       else if (r->note == NULL && r->still_cached != 0)
 	{
 	  /* --collapse is offered only where the facts say it works on
@@ -416,13 +422,6 @@ warm_file (const char *path, const struct warm_opts *opts,
       r->status = HT_EXIT_NOT_ELF;
       r->error = "not an ELF file (empty)";
     }
-  else if (o->fs != NULL && ht_fs_refusal (o->fs, o->collapse, r->why))
-    {
-      /* Neither readahead nor, with --collapse, MADV_COLLAPSE can put
-	 folios of H into this filesystem's page cache on this kernel.  */
-      r->status = HT_EXIT_FILESYSTEM;
-      r->error = r->why;
-    }
   else if (ht_elf_parse (&elf, f.data, f.size, err) != 0)
     {
       /* No ELF magic: not an ELF file (7).  Magic, but headers that do
@@ -446,6 +445,16 @@ warm_file (const char *path, const struct warm_opts *opts,
 	  r->status = HT_EXIT_FAIL;
 	  r->error = "no code segment aligned to H in the file (link it "
 		     "with -z hugetext)";
+	}
+      else if (o->fs != NULL
+	       && ht_fs_refusal (o->fs, o->collapse, r->why) != NULL)
+	{
+	  /* Neither readahead nor, with --collapse, MADV_COLLAPSE can put
+	     folios of H into this filesystem's page cache on this kernel;
+	     said of a file that has text to warm only.  */
+	  r->status = HT_EXIT_FILESYSTEM;
+	  r->error = r->why;
+	  r->size = 0;
 	}
     }
   /* POSIX_FADV_DONTNEED skips folios that are mapped: our own mapping of
@@ -813,7 +822,9 @@ running_files (struct file_list *l, size_t *nproc, size_t *denied)
 	    ++*denied;
 	  continue;
 	}
-      ++*nproc;
+      /* A kernel thread maps nothing: not a process that runs code.  */
+      if (len != 0)
+	++*nproc;
       ht_smaps_parse (maps, len, running_mapping, &ctx, err);
       free (maps);
     }
@@ -1117,10 +1128,14 @@ warm_all (struct file_list *files, struct warm_opts *o)
 
   if (files->n == 0)
     {
-      /* Lists that name nothing (a shipped list of comments only): there
-	 is nothing to do, which needs no huge pages either.  */
+      /* Lists that name nothing (a shipped list of comments only), and
+	 no running process that maps a file: there is nothing to do,
+	 which needs no huge pages either.  --running's summary still
+	 ends the report.  */
       if (o->json)
 	fputs ("[]\n", stdout);
+      else if (o->running)
+	report_running (o, 0);
       return HT_EXIT_OK;
     }
   if (ht_thp_mode () == HT_THP_UNAVAILABLE)
