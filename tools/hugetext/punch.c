@@ -873,6 +873,27 @@ punch_runs (const char *path, const struct stat *st,
   close (fd);
 }
 
+/* --dry-run: whether the punch could open PATH for writing, as
+   punch_runs does; the open changes nothing, and is closed at once.  R
+   gets what the punch would say where it could not.  */
+static void
+try_open_for_writing (const char *path, struct punch_result *r)
+{
+  int fd = open (path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
+			 | O_NOCTTY);
+
+  if (fd >= 0)
+    close (fd);
+  else if (errno == ETXTBSY)
+    {
+      r->status = HT_EXIT_FAIL;
+      r->error = "in use as a running program: a punch now would leave it "
+		 "as it is; punch it when it is not running";
+    }
+  else
+    fail (r, tool_file_status (errno), "cannot open for writing", errno);
+}
+
 static void
 punch_file (const char *path, const struct punch_opts *o,
 	    struct punch_result *r)
@@ -893,6 +914,8 @@ punch_file (const char *path, const struct punch_opts *o,
     }
   else if (!o->dry_run)
     punch_runs (path, &st, &runs, r);
+  else
+    try_open_for_writing (path, r);
   close (fd);
   free (runs.s);
 }
