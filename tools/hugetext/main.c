@@ -2,7 +2,10 @@
 
 #include "hugetext.h"
 
+#include "hugetext/thp.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *ht_progname = "hugetext";
@@ -49,6 +52,16 @@ main (int argc, char **argv)
       printf ("hugetext " HUGETEXT_VERSION "\n");
       return HT_EXIT_OK;
     }
+  /* A value the tools would read as no kernel at all: said, not taken
+     for a very old one.  */
+  const char *release = getenv ("HUGETEXT_KERNEL_RELEASE");
+  if (release != NULL && *release != '\0' && ht_kernel_version () == 0)
+    {
+      fprintf (stderr, "%s: HUGETEXT_KERNEL_RELEASE='%s' is not a kernel "
+	       "release (MAJOR.MINOR, such as 7.2.0); unset it to use the "
+	       "running kernel's\n", ht_progname, release);
+      return HT_EXIT_BAD_INPUT;
+    }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp (argv[1], commands[i].name) == 0)
       {
@@ -61,7 +74,8 @@ main (int argc, char **argv)
 	argv[1] = name;
 	return commands[i].run (argc - 1, argv + 1);
       }
-  fprintf (stderr, "%s: unknown command '%s'\n", ht_progname, argv[1]);
+  fprintf (stderr, "%s: unknown %s '%s'\n", ht_progname,
+	   argv[1][0] == '-' ? "option" : "command", argv[1]);
   usage (stderr);
   return HT_EXIT_BAD_INPUT;
 }

@@ -571,8 +571,13 @@ open_read (const char *path, struct stat *st, struct punch_result *r)
     }
   if (S_ISLNK (st->st_mode))
     {
-      r->note = "a symbolic link: not followed (punch the file it points "
-		"to)";
+      struct stat target;
+
+      r->note = stat (path, &target) == 0
+		? "a symbolic link: not followed (punch the file it points "
+		  "to)"
+		: "a symbolic link to nothing (its target is missing): "
+		  "nothing to punch";
       return -1;
     }
   if (!S_ISREG (st->st_mode))

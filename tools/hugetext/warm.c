@@ -576,7 +576,7 @@ is_blank (char c)
 
 /* Append the paths LIST names to L: one absolute path a line, after
    optional blanks; blank lines and '#' comments are skipped, trailing
-   blanks dropped.  Returns 0, or HT_EXIT_BAD_INPUT after saying why.  */
+   blanks dropped.  Returns 0, or an exit status after saying why.  */
 static int
 read_list (const char *list, struct file_list *l)
 {
@@ -586,11 +586,19 @@ read_list (const char *list, struct file_list *l)
   ssize_t len;
   int status = HT_EXIT_OK;
 
+  if (*list == '\0')
+    {
+      fprintf (stderr, "%s warm: --list names no file (an empty LIST)\n",
+	       ht_progname);
+      return HT_EXIT_BAD_INPUT;
+    }
   if (f == NULL)
     {
+      int e = errno;
+
       fprintf (stderr, "%s warm: cannot read list %s: %s\n", ht_progname,
-	       list, strerror (errno));
-      return HT_EXIT_BAD_INPUT;
+	       list, strerror (e));
+      return tool_file_status (e ? e : EIO);
     }
   errno = 0;
   while (status == HT_EXIT_OK && (len = getline (&line, &cap, f)) != -1)
