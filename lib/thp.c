@@ -133,6 +133,12 @@ ht_collapse_needs_pmd_folios (unsigned kernel)
   return kernel >= HT_COLLAPSE_PMD_FOLIOS_SINCE;
 }
 
+unsigned
+ht_collapse_pmd_folios_since (void)
+{
+  return HT_COLLAPSE_PMD_FOLIOS_SINCE;
+}
+
 void
 ht_fs_describe (unsigned long magic, unsigned kernel, uint64_t h,
 		uint64_t readahead, struct ht_fs_info *info)

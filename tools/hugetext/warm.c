@@ -117,9 +117,9 @@ warm_usage (FILE *out)
 "                    may be given more than once, and files are warmed\n"
 "                    in the order given; no file at all is then no error\n"
 "  --page-size=SIZE  H (default: the kernel's hpage_pmd_size)\n"
-"  --collapse        also MADV_COLLAPSE the range (older kernels: with\n"
-"                    READ_ONLY_THP_FOR_FS; newer ones: on filesystems\n"
-"                    whose page cache holds folios of H)\n"
+"  --collapse        also MADV_COLLAPSE the range (before Linux %u.%u: where\n"
+"                    the kernel has READ_ONLY_THP_FOR_FS; from %u.%u: on\n"
+"                    filesystems whose page cache holds folios of H)\n"
 "  --no-drop         keep small folios already cached\n"
 "  --json            a JSON array on standard output, one object per file\n"
 "  -h, --help        this text\n"
@@ -129,8 +129,12 @@ warm_usage (FILE *out)
 "that cannot be read or (--deps) a library not found; 4 permission\n"
 "denied; 5 no transparent huge pages; 6 MADV_COLLAPSE refused (the\n"
 "message says why); 7 not ELF; 8 the filesystem cannot hold huge folios\n"
-"on this kernel. With several files, the highest of their statuses.\n", ht_progname,
-	   ht_progname, ht_progname);
+"on this kernel. With several files, the highest of their statuses.\n",
+	   ht_progname, ht_progname, ht_progname,
+	   ht_collapse_pmd_folios_since () / 1000,
+	   ht_collapse_pmd_folios_since () % 1000,
+	   ht_collapse_pmd_folios_since () / 1000,
+	   ht_collapse_pmd_folios_since () % 1000);
 }
 
 struct find_ctx

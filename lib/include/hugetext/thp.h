@@ -88,6 +88,9 @@ void ht_fs_describe (unsigned long magic, unsigned kernel, uint64_t h,
    lib/filesystems.def.  */
 bool ht_collapse_needs_pmd_folios (unsigned kernel);
 
+/* The first kernel version (MAJOR * 1000 + MINOR) of which that holds.  */
+unsigned ht_collapse_pmd_folios_since (void);
+
 /* Why neither readahead of a MADV_HUGEPAGE mapping nor, with COLLAPSE,
    MADV_COLLAPSE can put folios of H for a file on FS into the page cache
    on FS's kernel, in words in BUF (HT_FS_WHY_LEN bytes); NULL when one
