@@ -122,6 +122,22 @@ cached_pages (const void *map, uint64_t len)
   return vec;
 }
 
+uint64_t
+ht_cached_bytes (const void *map, uint64_t len)
+{
+  long page = sysconf (_SC_PAGESIZE);
+  size_t pages = (size_t) ((len + (uint64_t) page - 1) / (uint64_t) page);
+  unsigned char *vec = cached_pages (map, len);
+  uint64_t n = 0;
+
+  if (vec == NULL)
+    return 0;
+  for (size_t i = 0; i < pages; i++)
+    n += vec[i] & 1;
+  free (vec);
+  return n * (uint64_t) page;
+}
+
 int
 ht_file_quiet (struct ht_file *f)
 {

@@ -169,27 +169,6 @@ pmd_mapped (void *addr)
   return f.pmd;
 }
 
-/* Bytes of the file range cached now, by mincore on MAP.  */
-static uint64_t
-cached (void *map, uint64_t len)
-{
-  long page = sysconf (_SC_PAGESIZE);
-  size_t pages = (size_t) ((len + (uint64_t) page - 1) / (uint64_t) page);
-  unsigned char *vec = malloc (pages ? pages : 1);
-  uint64_t n = 0;
-  size_t i;
-
-  if (vec == NULL || mincore (map, (size_t) len, vec) != 0)
-    {
-      free (vec);
-      return 0;
-    }
-  for (i = 0; i < pages; i++)
-    n += vec[i] & 1;
-  free (vec);
-  return n * (uint64_t) page;
-}
-
 /* Map LEN bytes of FD at OFFSET (a multiple of H) at an H-aligned
    address.  */
 static void *
@@ -261,7 +240,7 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
   /* What is cached before the faults: after the drop, what could not be
      dropped; with --no-drop, all that was cached (huge folios of it are
      PMD-mapped after, and leave the count below).  */
-  r->still_cached = cached (map, r->size);
+  r->still_cached = ht_cached_bytes (map, r->size);
   if (madvise (map, r->size, MADV_HUGEPAGE) != 0)
     r->note = "MADV_HUGEPAGE failed";
   for (p = map, i = 0; i < r->size; i += (uint64_t) page)

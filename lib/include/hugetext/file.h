@@ -47,6 +47,10 @@ int ht_file_quiet (struct ht_file *f);
    the page cache after ht_file_quiet: what the caller read on purpose.  */
 void ht_file_keep (struct ht_file *f, uint64_t offset, uint64_t size);
 
+/* The bytes of MAP, LEN bytes of a file's mapping, that are in the page
+   cache now (mincore); 0 where it cannot tell.  */
+uint64_t ht_cached_bytes (const void *map, uint64_t len);
+
 /* Unmap F's contents, keeping F->fd open.  */
 void ht_file_unmap (struct ht_file *f);
 
