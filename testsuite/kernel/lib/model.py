@@ -225,19 +225,20 @@ def plain(k, fs, kind):
 
 def warm_status(k, fs, producer):
     """The exit statuses `hugetext warm --collapse` may have on a cell of
-    kernel K with a page other than 4 KiB (tools/hugetext/hugetext.h): 8
-    (HT_EXIT_FILESYSTEM) where the filesystem cannot hold folios of the
-    kernel's H (ext4: 8 MiB at most, H 32 MiB); 0 for a layout for that
-    H; for a layout for a smaller H, 1 (no code segment whose address and
-    file offset are congruent modulo H) or 0 (they happen to be: bfd's
-    aarch64 PIE starts its text at address 0 and offset 0; warm
-    collapses it into folios of H that its 2 MiB-aligned mapping cannot
-    map with a PMD)."""
-    if not filesystems.is_shmem(fs) and not pmd_folios(fs, k)[0]:
-        return (8,)
+    kernel K with a page other than 4 KiB (tools/hugetext/hugetext.h).
+    For a layout for that H: 8 (HT_EXIT_FILESYSTEM) where the filesystem
+    cannot hold folios of the kernel's H (ext4: 8 MiB at most, H 32 MiB),
+    else 0.  For a layout for a smaller H: 1 (no code segment whose
+    address and file offset are congruent modulo H: warm says that of a
+    file whatever its filesystem), or, where they happen to be (bfd's
+    aarch64 PIE starts its text at address 0 and offset 0), what a layout
+    for H gets: 8 where the filesystem refuses, else 0 (warm collapses it
+    into folios of H that its 2 MiB-aligned mapping cannot map with a
+    PMD)."""
+    refused = not filesystems.is_shmem(fs) and not pmd_folios(fs, k)[0]
     if layout_h(k, producer) < h(k):
-        return (0, 1)
-    return (0,)
+        return (1, 8) if refused else (0, 1)
+    return (8,) if refused else (0,)
 
 
 def _small_layout(k, producer):
