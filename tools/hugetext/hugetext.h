@@ -47,6 +47,10 @@ extern const char *ht_progname;
 int tool_parse_size (const char *cmd, const char *opt, const char *arg,
 		     bool pow2, uint64_t *out);
 
+/* Whether this process has capability CAP (CAP_SYS_PTRACE...) in its
+   effective set, as /proc/self/status says.  */
+bool tool_capable (int cap);
+
 int cmd_check (int argc, char **argv);
 int cmd_status (int argc, char **argv);
 int cmd_warm (int argc, char **argv);

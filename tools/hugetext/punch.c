@@ -32,6 +32,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <grp.h>
+#include <linux/capability.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -878,6 +880,60 @@ punch_runs (const char *path, const struct stat *st,
   close (fd);
 }
 
+/* Whether this process is in group GID.  */
+static bool
+in_group (gid_t gid)
+{
+  gid_t groups[256];
+  int n;
+
+  if (getegid () == gid)
+    return true;
+  n = getgroups ((int) (sizeof groups / sizeof groups[0]), groups);
+  for (int i = 0; i < n; i++)
+    if (groups[i] == gid)
+      return true;
+  return false;
+}
+
+/* Whether what punching changes of the file (FD, ST its status) can be
+   set back by this process, decided before anything is changed: its
+   times (only the owner, or CAP_FOWNER, sets them), its file
+   capabilities (CAP_SETFCAP), and its set-user-ID and set-group-ID bits,
+   which the kernel clears for a caller without CAP_FSETID and which only
+   the owner sets again, the set-group-ID bit only as a member of the
+   file's group.  Where one cannot, R says which: nothing is punched, and
+   a dry run says the same.  */
+static bool
+keep_possible (int fd, const struct stat *st, struct punch_result *r)
+{
+  bool owner = geteuid () == st->st_uid || tool_capable (CAP_FOWNER);
+  bool fsetid = tool_capable (CAP_FSETID);
+
+  if (!owner)
+    {
+      fail (r, HT_EXIT_PERMISSION, "not punched: its modification time "
+	    "could not be kept (only its owner can set it)", EPERM);
+      return false;
+    }
+  if (fgetxattr (fd, CAPS_XATTR, NULL, 0) > 0 && !tool_capable (CAP_SETFCAP))
+    {
+      fail (r, HT_EXIT_PERMISSION, "not punched: its file capabilities, "
+	    "which punching clears, could not be set again (that needs "
+	    "CAP_SETFCAP)", EPERM);
+      return false;
+    }
+  if (!fsetid && (st->st_mode & S_ISGID) && (st->st_mode & S_IXGRP)
+      && !in_group (st->st_gid))
+    {
+      fail (r, HT_EXIT_PERMISSION, "not punched: its set-group-ID bit, "
+	    "which punching clears, could not be set again (only a member "
+	    "of its group, or CAP_FSETID, can)", EPERM);
+      return false;
+    }
+  return true;
+}
+
 /* --dry-run: whether the punch could open PATH for writing, as
    punch_runs does; the open changes nothing, and is closed at once.  R
    gets what the punch would say where it could not.  */
@@ -917,6 +973,8 @@ punch_file (const char *path, const struct punch_opts *o,
       if (r->error == NULL && r->note == NULL)
 	nothing_to_punch (r);
     }
+  else if (!keep_possible (fd, &st, r))
+    ;
   else if (!o->dry_run)
     punch_runs (path, &st, &runs, r);
   else

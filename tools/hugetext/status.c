@@ -15,6 +15,7 @@
 #include "hugetext/thp.h"
 
 #include <dirent.h>
+#include <linux/capability.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -327,22 +328,6 @@ report_json (const struct status *st, long pid)
   ht_json_end_object (&j);
 }
 
-/* Whether this process may read any process's maps: CAP_SYS_PTRACE in
-   its effective set (root has it, unless dropped).  */
-static bool
-can_ptrace_all (void)
-{
-  size_t len;
-  char *text = ht_read_file ("/proc/self/status", &len);
-  const char *cap = text ? strstr (text, "\nCapEff:") : NULL;
-  bool yes = false;
-
-  if (cap != NULL)
-    yes = (strtoull (cap + 8, NULL, 16) >> 19) & 1;	/* CAP_SYS_PTRACE */
-  free (text);
-  return yes;
-}
-
 /* The real user ID of process PID, from its status file (which anyone
    can read); -1 where there is none.  */
 static long
@@ -368,7 +353,7 @@ process_uid (long pid)
 static const char *
 permission_denied (long pid)
 {
-  if (can_ptrace_all ())
+  if (tool_capable (CAP_SYS_PTRACE))
     return "permission denied, even with CAP_SYS_PTRACE: the process is in "
 	   "a user namespace this one does not own (a container), or a "
 	   "security module (Yama, SELinux, AppArmor) refuses";
