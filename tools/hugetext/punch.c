@@ -578,6 +578,9 @@ open_read (const char *path, struct stat *st, struct punch_result *r)
       r->note = stat (path, &target) == 0
 		? "a symbolic link: not followed (punch the file it points "
 		  "to)"
+		: errno == ELOOP
+		? "a symbolic link in a loop of symbolic links: nothing to "
+		  "punch"
 		: "a symbolic link to nothing (its target is missing): "
 		  "nothing to punch";
       return -1;

@@ -498,7 +498,7 @@ zombie (long pid)
    there is none, or that there are several, with *STATUS the exit
    status.  */
 static long
-find_process (const char *name, int *status)
+find_process (const char *name, int *status, long *pids, size_t *npids)
 {
   DIR *d = opendir ("/proc");
   struct dirent *e;
@@ -521,6 +521,8 @@ find_process (const char *name, int *status)
       if (*end != '\0' || pid <= 0 || pid == self
 	  || !process_named (pid, name) || zombie (pid))
 	continue;
+      if (matches < *npids)
+	pids[matches] = pid;
       if (++matches == 1)
 	found = pid;
       size_t used = strlen (others);
@@ -528,6 +530,8 @@ find_process (const char *name, int *status)
 		used ? ", " : "", pid);
     }
   closedir (d);
+  if (matches < *npids)
+    *npids = matches;
   if (matches == 1)
     return found;
   if (matches == 0)
@@ -587,7 +591,19 @@ sample_command (char **argv, struct status_opts *o)
       waitpid (pid, &wstatus, 0);
       fprintf (stderr, "%s status: cannot run %s: %s\n", ht_progname,
 	       argv[0], strerror (exec_error));
-      json_error (o, pid, HT_EXIT_BAD_INPUT, strerror (exec_error));
+      if (o->json)
+	{
+	  struct ht_json j;
+	  char why[HT_ERRLEN];
+
+	  snprintf (why, sizeof why, "cannot run: %s", strerror (exec_error));
+	  ht_json_init (&j, stdout);
+	  ht_json_object (&j, NULL);
+	  ht_json_str (&j, "command", argv[0]);
+	  ht_json_str (&j, "error", why);
+	  ht_json_u64 (&j, "status", HT_EXIT_BAD_INPUT);
+	  ht_json_end_object (&j);
+	}
       return HT_EXIT_BAD_INPUT;
     }
   for (;;)
@@ -608,6 +624,8 @@ sample_command (char **argv, struct status_opts *o)
       waited += 0.02;
     }
   status = sample (pid, o);
+  /* The report now, not when the command ends (a service may run on). */
+  fflush (stdout);
   waitpid (pid, &wstatus, 0);
   return status;
 }
@@ -681,7 +699,10 @@ cmd_status (int argc, char **argv)
     {
       int status = HT_EXIT_OK;
 
-      pid = find_process (arg, &status);
+      long pids[64];
+      size_t npids = sizeof pids / sizeof pids[0];
+
+      pid = find_process (arg, &status, pids, &npids);
       if (pid != 0)
 	return sample (pid, &o);
       if (o.json)
@@ -694,6 +715,13 @@ cmd_status (int argc, char **argv)
 	  ht_json_str (&j, "error", status == HT_EXIT_NO_PROCESS
 				     ? "no process is named so"
 				     : "several processes are named so");
+	  if (status != HT_EXIT_NO_PROCESS)
+	    {
+	      ht_json_array (&j, "pids");
+	      for (size_t i = 0; i < npids; i++)
+		ht_json_u64 (&j, NULL, (uint64_t) pids[i]);
+	      ht_json_end_array (&j);
+	    }
 	  ht_json_u64 (&j, "status", (uint64_t) status);
 	  ht_json_end_object (&j);
 	}

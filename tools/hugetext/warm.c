@@ -61,6 +61,9 @@ struct warm_opts
   uint64_t budget;		/* --budget in bytes; 0: none.  */
   uint64_t *budget_used;	/* The ranges warmed so far.  */
   struct ht_needed_opts needed;
+  /* --deps: the libraries not found, each followed by the object that
+     needs it (two paths an entry), for --json's array.  */
+  const struct file_list *missing;
 };
 
 struct warm_result
@@ -385,8 +388,7 @@ warm_file (const char *path, const struct warm_opts *opts,
   if (ht_file_open (&f, path, err) != 0)
     {
       r->status = tool_file_status (f.error);
-      snprintf (r->why, sizeof r->why, "%s%s",
-		f.error == 0 ? "not an ELF file: " : "", err);
+      snprintf (r->why, sizeof r->why, "%s", err);
       r->error = r->why;
       return;
     }
@@ -641,8 +643,29 @@ file_list_has (const struct file_list *l, const char *path)
    each file once.  A program whose closure cannot be read stays in the
    list (warming it says what is wrong with it); a library that cannot be
    found is reported.  Returns the worst status.  */
+/* Whether PATH opens and parses as an ELF file.  */
+static bool
+readable_elf (const char *path)
+{
+  char err[HT_ERRLEN];
+  struct ht_file f;
+  struct ht_elf elf;
+  bool ok = false;
+
+  if (ht_file_open (&f, path, err) == 0 && f.data != NULL)
+    {
+      ht_file_quiet (&f);
+      ok = ht_elf_parse (&elf, f.data, f.size, err) == 0;
+      if (ok)
+	ht_elf_free (&elf);
+    }
+  ht_file_close (&f);
+  return ok;
+}
+
 static int
-expand_deps (struct file_list *l, const struct warm_opts *o)
+expand_deps (struct file_list *l, struct file_list *missing,
+	     const struct warm_opts *o)
 {
   struct file_list out = { NULL, NULL, 0, 0 };
   int status = HT_EXIT_OK;
@@ -654,9 +677,14 @@ expand_deps (struct file_list *l, const struct warm_opts *o)
 
       if (ht_needed_resolve (&closure, l->path[i], &o->needed, err) != 0)
 	{
-	  fprintf (stderr, "%s warm: %s: cannot find its libraries: %s\n",
-		   ht_progname, l->path[i], err);
-	  status = HT_EXIT_BAD_INPUT;
+	  /* What is wrong with the program itself (it cannot be read as
+	     ELF), its own line says.  */
+	  if (readable_elf (l->path[i]))
+	    {
+	      fprintf (stderr, "%s warm: %s: cannot find its libraries: "
+		       "%s\n", ht_progname, l->path[i], err);
+	      status = HT_EXIT_BAD_INPUT;
+	    }
 	  ht_needed_free (&closure);
 	  if (!file_list_has (&out, l->path[i])
 	      && file_list_add (&out, l->path[i], strlen (l->path[i])) != 0)
@@ -669,10 +697,17 @@ expand_deps (struct file_list *l, const struct warm_opts *o)
 
 	  if (ob->path == NULL)
 	    {
+	      const char *by = closure.obj[ob->parent].path;
+
 	      fprintf (stderr, "%s warm: %s: %s (needed by %s): not found\n",
-		       ht_progname, l->path[i], ob->name,
-		       closure.obj[ob->parent].path);
+		       ht_progname, l->path[i], ob->name, by);
 	      status = HT_EXIT_BAD_INPUT;
+	      if (file_list_add (missing, ob->name, strlen (ob->name)) != 0
+		  || file_list_add (missing, by, strlen (by)) != 0)
+		{
+		  ht_needed_free (&closure);
+		  goto oom;
+		}
 	    }
 	  else if (!file_list_has (&out, ob->path))
 	    {
@@ -852,6 +887,16 @@ warm_files (const struct file_list *l, const struct warm_opts *po)
     {
       ht_json_init (&j, stdout);
       ht_json_array (&j, NULL);
+      /* The libraries --deps did not find, each an error of its own.  */
+      for (size_t i = 0; o.missing != NULL && i + 1 < o.missing->n; i += 2)
+	{
+	  ht_json_object (&j, NULL);
+	  ht_json_str (&j, "file", o.missing->path[i]);
+	  ht_json_str (&j, "needed_by", o.missing->path[i + 1]);
+	  ht_json_str (&j, "error", "not found");
+	  ht_json_u64 (&j, "status", HT_EXIT_BAD_INPUT);
+	  ht_json_end_object (&j);
+	}
     }
   for (size_t i = 0; i < l->n; i++)
     {
@@ -1136,11 +1181,16 @@ warm_all (struct file_list *files, struct warm_opts *o)
 	       ht_progname);
       return HT_EXIT_NO_THP;
     }
-  found = o->deps ? expand_deps (files, o) : HT_EXIT_OK;
+  struct file_list missing = { NULL, NULL, 0, 0 };
+
+  found = o->deps ? expand_deps (files, &missing, o) : HT_EXIT_OK;
+  o->missing = &missing;
   /* This command runs on the machine whose page cache it fills: H is the
      kernel's.  */
   o->page_size = ht_runtime_page_size (o->page_size, &o->h_source);
   warmed = warm_files (files, o);
+  o->missing = NULL;
+  file_list_free (&missing);
   if (o->running && !o->json)
     report_running (o, files->n);
   return warmed > found ? warmed : found;
