@@ -557,7 +557,7 @@ find_process (const char *name, int *status, long *pids, size_t *npids)
 static int
 sample_command (char **argv, struct status_opts *o)
 {
-  struct timespec step = { 0, 20 * 1000 * 1000 };
+  struct timespec step = { 0, 20 * 1000 * 1000 }, start, now;
   double waited = 0;
   int wstatus, status, exec_error = 0, fds[2];
   pid_t pid;
@@ -586,6 +586,7 @@ sample_command (char **argv, struct status_opts *o)
   while (read (fds[0], &exec_error, sizeof exec_error) < 0 && errno == EINTR)
     ;
   close (fds[0]);
+  clock_gettime (CLOCK_MONOTONIC, &start);
   if (exec_error != 0)
     {
       waitpid (pid, &wstatus, 0);
@@ -610,10 +611,18 @@ sample_command (char **argv, struct status_opts *o)
     {
       if (waitpid (pid, &wstatus, WNOHANG) == pid)
 	{
-	  fprintf (stderr, "%s status: %s exited before it was sampled "
-		   "(status %d)%s\n", ht_progname, argv[0],
-		   WIFEXITED (wstatus) ? WEXITSTATUS (wstatus) : -1,
-		   waited > 0 ? "; give a shorter --delay" : "");
+	  /* A shorter delay helps only a command that ran for a while.  */
+	  if (waited >= 0.1)
+	    fprintf (stderr, "%s status: %s exited before it was sampled "
+		     "(status %d), after about %.1f s: give a --delay "
+		     "shorter than that\n", ht_progname, argv[0],
+		     WIFEXITED (wstatus) ? WEXITSTATUS (wstatus) : -1,
+		     waited);
+	  else
+	    fprintf (stderr, "%s status: %s exited before it was sampled "
+		     "(status %d): it ran for less than %.1f s, too short "
+		     "to sample\n", ht_progname, argv[0],
+		     WIFEXITED (wstatus) ? WEXITSTATUS (wstatus) : -1, 0.1);
 	  json_error (o, pid, HT_EXIT_NO_PROCESS, "it exited before it was "
 		      "sampled");
 	  return HT_EXIT_NO_PROCESS;
@@ -621,7 +630,9 @@ sample_command (char **argv, struct status_opts *o)
       if (waited >= o->delay)
 	break;
       nanosleep (&step, NULL);
-      waited += 0.02;
+      clock_gettime (CLOCK_MONOTONIC, &now);
+      waited = (double) (now.tv_sec - start.tv_sec)
+	       + (double) (now.tv_nsec - start.tv_nsec) / 1e9;
     }
   status = sample (pid, o);
   /* The report now, not when the command ends (a service may run on). */
