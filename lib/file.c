@@ -206,8 +206,12 @@ void
 ht_file_close (struct ht_file *f)
 {
   ht_file_unmap (f);
+  /* Pages that another process maps stay whatever the tries: once two
+     tries in a row leave as many, the rest is given up.  */
   if (f->cached != NULL && f->fd >= 0)
-    for (int i = 1; i <= DROP_TRIES && drop_added (f) != 0; i++)
+    for (uint64_t left, before = 0, i = 1;
+	 i <= DROP_TRIES && (left = drop_added (f)) != 0
+	 && !(i >= 3 && left == before); i++, before = left)
       usleep (5000 * (useconds_t) i);
   free (f->cached);
   f->cached = NULL;
