@@ -196,9 +196,15 @@ echo "$arches" | while read -r arch cc sub cases takes size body; do
 	mkdir -p "$out/$cases/data"
 	$cc -O1 "$here/fsfolios.c" -o "$out/$cases/data/fsfolios"
 	# The read-around probe and its two data files, never executed
-	# (testsuite/lit/kernel/readaround.test), in the 4 KiB-page trees.
+	# (testsuite/lit/kernel/readaround.test), the nothp wrapper and the
+	# fragmenter, in the 4 KiB-page trees.
 	if [ "$takes" = all ]; then
 		$cc -O1 "$here/readaround.c" -o "$out/$cases/data/readaround"
+		# run-cell place's wrapper: THP disabled by prctl, as a
+		# service may run (testsuite/lit/kernel/aslr.test).
+		$cc -O1 "$here/nothp.c" -o "$out/$cases/data/nothp"
+		# run-cell fragment's fragmenter (testsuite/lit/kernel/pressure.test).
+		$cc -O1 "$here/fragment.c" -o "$out/$cases/data/fragment"
 		for f in plain exec; do
 			yes "hugetext read-around data" | head -c 12M >"$out/$cases/data/$f.bin"
 		done

@@ -10,7 +10,8 @@
 #   PACKAGE  the source package, linux-source-MAJOR.MINOR, or
 #            linux-source-MAJOR.MINOR=VERSION to pin it to a version
 #            of Debian unstable (sid)
-#   PATCHES  a folder of *.patch files (-p1)
+#   PATCHES  a folder of *.patch files (-p1), applied in name order but
+#            0000-cover-letter.patch, the series' cover letter
 #   CONFIG   CONFIG_NAME=y and "# CONFIG_NAME is not set" lines
 # PATCHES and CONFIG are relative to testsuite/kernel/.  Prints the path
 # of the bzImage; the file .package beside arch/ says PACKAGE=VERSION.
@@ -138,21 +139,29 @@ config_options() {
 		-e 's/^# CONFIG_\([A-Za-z0-9_]*\) is not set$/-d \1/p' "$config"
 }
 
+# The patches of PATCHES in name order, but the series' cover letter
+# (0000-cover-letter.patch), which has no diff.
+patch_files() {
+	for p in "$patches"/*.patch; do
+		[ -e "$p" ] && [ "$(basename "$p")" != 0000-cover-letter.patch ] &&
+			echo "$p"
+	done
+}
+
 # A working tree of hard links, patched, and a configuration, both made
 # again when the stamp changes: the source package, the base
 # configuration, the patches by name and diff (from the first "--- "
 # line: a commit message does not go into the kernel), the options, and
 # this script, which applies them.
-stamp=$( (echo "$deb $sha $base"; for p in "$patches"/*.patch; do
-		[ -e "$p" ] || continue; basename "$p"; sed -n '/^--- /,$p' "$p"; done
+stamp=$( (echo "$deb $sha $base"; for p in $(patch_files); do
+		basename "$p"; sed -n '/^--- /,$p' "$p"; done
 	config_options; cat "$0") | md5sum | cut -c1-16)
 if [ "$(cat "$obj/.stamp" 2>/dev/null)" != "$stamp" ] ||
 	[ ! -f "$work/Makefile" ]; then
 	rm -rf "$work" "$obj"
 	# Hard links where the cache and the build share a filesystem.
 	cp -al "$src" "$work" 2>/dev/null || { rm -rf "$work"; cp -a "$src" "$work"; }
-	for p in "$patches"/*.patch; do
-		[ -e "$p" ] || continue
+	for p in $(patch_files); do
 		patch -s -p1 -F0 -d "$work" <"$p" ||
 			{ msg "$(basename "$p") does not apply to $package"; exit 1; }
 	done

@@ -3,12 +3,14 @@
    shared library libbig.so it is linked against), then reads
    /proc/self/smaps and prints one line:
 
-     RESULT aligned=A text=T pmd=P folio=F folios=LIST
+     RESULT aligned=A text=T pmd=P palign=L folio=F folios=LIST
 
    A: the segment starts on a boundary of H, the running kernel's PMD
    size (/sys/kernel/mm/transparent_hugepage/hpage_pmd_size); T: its
    bytes; P: bytes of it the kernel maps with huge pages (FilePmdMapped +
-   ShmemPmdMapped); F: the bytes of the largest folio behind its pages,
+   ShmemPmdMapped); L: the segment's p_align, by which the loader places
+   it (a segment aligned to H whose L is smaller may be so by chance, as
+   the load address is random); F: the bytes of the largest folio behind its pages,
    from /proc/self/pagemap and /proc/kpageflags (root only), or -1 where
    they give no page frame numbers (not root, or no
    CONFIG_PROC_PAGE_MONITOR); LIST: every folio size seen and how many
@@ -19,7 +21,20 @@
    "AFTER-WRITE pmd=P" measured again.  With "at" and a list of seconds
    as the last two arguments ("at 10,30,60") it measures again at each of
    those times since its start and prints "RESULT at=S aligned=..." for
-   each: what khugepaged does for a process that keeps running.
+   each: what khugepaged does for a process that keeps running.  With
+   "place" as the last argument it only prints where the segment is,
+
+     PLACE aligned=A addr=ADDR palign=L
+
+   without running or touching it: the placement cells run it many times
+   to see how the load address varies.  With "sparse" as the last
+   argument it touches one page in each PMD-size range of the segment,
+   as code that runs here and there does, and prints
+
+     SPARSE touched=N cached_kb=C text_kb=T
+
+   N: the pages touched; C: the KiB of the segment then in the page
+   cache (mincore), what the faults and their readahead read of it.
    Built static or dynamic, PIE or not, by every producer.  Built with
    PROBE_DLOPEN, it is not linked against libbig.so: with "lib" it loads
    it with dlopen (found by the program's DT_RUNPATH, $ORIGIN) after it
@@ -28,6 +43,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <stdint.h>
@@ -53,6 +69,7 @@ struct target
 {
   const char *want;		/* Object name suffix, or "" for the program.  */
   unsigned long start, end;
+  unsigned long align;		/* Its p_align.  */
 };
 
 static int
@@ -74,6 +91,7 @@ find (struct dl_phdr_info *info, size_t size, void *data)
 	{
 	  t->start = info->dlpi_addr + p->p_vaddr;
 	  t->end = t->start + p->p_memsz;
+	  t->align = p->p_align;
 	}
     }
   return 0;
@@ -95,15 +113,16 @@ load (void)
   return 0;
 }
 
-/* " aligned=A text=T pmd=P folio=F folios=LIST" for T's segment.  */
+/* " aligned=A text=T pmd=P palign=L folio=F folios=LIST" for T's
+   segment.  */
 static void
 print_result (struct target *t, unsigned long h, unsigned long page)
 {
   struct folios folios;
   long largest;
 
-  printf (" aligned=%d text=%lu pmd=%lu", t->start % h == 0,
-	  t->end - t->start, pmd_mapped (t->start, t->end));
+  printf (" aligned=%d text=%lu pmd=%lu palign=%lu", t->start % h == 0,
+	  t->end - t->start, pmd_mapped (t->start, t->end), t->align);
   largest = largest_folio (t->start, t->end, page, &folios);
   print_folios (largest, &folios);
   putchar ('\n');
@@ -133,6 +152,58 @@ measure (struct target *t, unsigned long h, unsigned long page)
     sum += *(volatile unsigned char *) a;
   fputs ("RESULT", stdout);
   print_result (t, h, page);
+  return 0;
+}
+
+/* "place": where T's segment is, nothing run.  Returns 0, or 2 on an
+   error it printed.  */
+static int
+place (struct target *t, unsigned long h)
+{
+  dl_iterate_phdr (find, t);
+  if (t->end == 0 || h == 0)
+    {
+      puts ("PLACE error=no-code-segment-or-hpage-pmd-size");
+      return 2;
+    }
+  printf ("PLACE aligned=%d addr=%#lx palign=%lu\n", t->start % h == 0,
+	  t->start, t->align);
+  return 0;
+}
+
+/* "sparse": one page touched in each PMD-size range of T's segment, and
+   what the page cache then holds of it.  Returns 0, or 2 on an error it
+   printed.  */
+static int
+sparse (struct target *t, unsigned long h, unsigned long page)
+{
+  unsigned long pages, cached = 0, n = 0;
+  unsigned char *vec;
+
+  dl_iterate_phdr (find, t);
+  if (t->end == 0 || h == 0)
+    {
+      puts ("SPARSE error=no-code-segment-or-hpage-pmd-size");
+      return 2;
+    }
+  pages = (t->end - t->start + page - 1) / page;
+  if ((vec = malloc (pages)) == NULL)
+    {
+      puts ("SPARSE error=no-memory");
+      return 2;
+    }
+  for (unsigned long a = t->start; a < t->end; a += h, n++)
+    (void) *(volatile unsigned char *) a;
+  if (mincore ((void *) t->start, t->end - t->start, vec) != 0)
+    {
+      puts ("SPARSE error=mincore");
+      return 2;
+    }
+  for (unsigned long i = 0; i < pages; i++)
+    cached += vec[i] & 1;
+  printf ("SPARSE touched=%lu cached_kb=%lu text_kb=%lu\n", n,
+	  cached * page / 1024, (t->end - t->start) / 1024);
+  free (vec);
   return 0;
 }
 
@@ -231,7 +302,7 @@ int
 main (int argc, char **argv)
 {
   struct target t = { argc > 1 && strcmp (argv[1], "lib") == 0
-		      ? "libbig.so" : "", 0, 0 };
+		      ? "libbig.so" : "", 0, 0, 0 };
   unsigned long h = pmd_size (), page = (unsigned long) sysconf (_SC_PAGESIZE);
   struct timespec start;
   int rc;
@@ -241,6 +312,10 @@ main (int argc, char **argv)
     return 2;
   if (strcmp (argv[argc - 1], "poke") == 0)
     return poke (&t, h, page);
+  if (strcmp (argv[argc - 1], "place") == 0)
+    return place (&t, h);
+  if (strcmp (argv[argc - 1], "sparse") == 0)
+    return sparse (&t, h, page);
   rc = measure (&t, h, page);
   if (rc == 0 && argc > 2 && strcmp (argv[argc - 2], "at") == 0)
     rc = measure_at (&t, h, page, argv[argc - 1], &start);

@@ -1,7 +1,7 @@
 /* The kernel matrix's read-around probe: what a fault in a mapping of part
    of a data file reads of the file.
 
-     readaround FILE [exec|other]
+     readaround FILE [exec|other|munmap|mprotect|nohuge]
 
    Maps 4 MiB of FILE (at least 12 MiB long), from 4 MiB on, read-only,
    reads the page at 6 MiB, and prints
@@ -12,7 +12,11 @@
    through the same open file, as ld.so maps a library's segments; "other"
    where it was mapped executable through another open of the file, as
    another process (or an Android app's linker, beside the open that reads
-   its APK) would; else 0.  C: KiB of FILE in the page cache
+   its APK) would; "munmap", "mprotect" and "nohuge" where it was mapped
+   executable through the same open file and that mapping was then
+   unmapped, made read-only (mprotect) or advised MADV_NOHUGEPAGE, each of
+   which ends what the executable mapping did to the file's readahead;
+   else 0.  C: KiB of FILE in the page cache
    afterwards (mincore over a mapping of the whole file); W: the KiB a
    read-around window of the file's device spans (read_ahead_kb, from
    /sys/class/bdi/MAJOR:MINOR).  The page cache must hold nothing of FILE
@@ -37,11 +41,14 @@ main (int argc, char **argv)
 {
   long page = sysconf (_SC_PAGESIZE);
   const char *how = argc > 2 ? argv[2] : "";
-  int exec = strcmp (how, "exec") == 0, other = strcmp (how, "other") == 0;
+  int other = strcmp (how, "other") == 0;
+  int undo = strcmp (how, "munmap") == 0 || strcmp (how, "mprotect") == 0
+	     || strcmp (how, "nohuge") == 0;
+  int exec = strcmp (how, "exec") == 0 || undo;
   unsigned long cached = 0, pages;
   unsigned char *vec;
   struct stat st;
-  char *whole, *part;
+  char *whole, *part, *text = MAP_FAILED;
   int fd, xfd;
 
   if (argc < 2 || (fd = open (argv[1], O_RDONLY)) < 0
@@ -53,10 +60,19 @@ main (int argc, char **argv)
   xfd = other ? open (argv[1], O_RDONLY) : fd;
   if ((exec || other)
       && (xfd < 0
-	  || mmap (NULL, (size_t) st.st_size, PROT_READ | PROT_EXEC,
-		   MAP_PRIVATE, xfd, 0) == MAP_FAILED))
+	  || (text = mmap (NULL, (size_t) st.st_size, PROT_READ | PROT_EXEC,
+			   MAP_PRIVATE, xfd, 0)) == MAP_FAILED))
     {
       puts ("READAROUND error=cannot-map-exec");
+      return 2;
+    }
+  if (undo
+      && (strcmp (how, "munmap") == 0 ? munmap (text, (size_t) st.st_size)
+	  : strcmp (how, "mprotect") == 0
+	  ? mprotect (text, (size_t) st.st_size, PROT_READ)
+	  : madvise (text, (size_t) st.st_size, MADV_NOHUGEPAGE)) != 0)
+    {
+      printf ("READAROUND error=cannot-%s\n", how);
       return 2;
     }
   part = mmap (NULL, 4 * MIB, PROT_READ, MAP_PRIVATE, fd, 4 * MIB);
@@ -77,7 +93,7 @@ main (int argc, char **argv)
   for (unsigned long i = 0; i < pages; i++)
     cached += vec[i] & 1;
   printf ("READAROUND exec=%s cached=%lu window=%ld\n",
-	  other ? "other" : exec ? "1" : "0",
+	  other || undo ? how : exec ? "1" : "0",
 	  cached * (unsigned long) page / 1024, read_ahead_kb (&st));
   return 0;
 }

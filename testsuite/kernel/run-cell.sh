@@ -19,6 +19,33 @@
 #   run-cell khugepaged collect  waits for the started probes, prints each
 #                                one's lines after "CELL MODE FS PRODUCER
 #                                KIND", then puts khugepaged to sleep again
+# The placement cells (ASLR on, as init.sh sets it):
+#   run-cell place MODE FS PRODUCER KIND N [nothp|nothp-a]
+#                                runs the probe of the cell N times with
+#                                "place" (where the text is, nothing run),
+#                                under the nothp wrapper if asked (THP
+#                                disabled by prctl; -a: except where
+#                                advised), and prints "PLACE runs=N
+#                                aligned=K addrs=D slots=S palign=L": K runs
+#                                had the text on a PMD boundary, D distinct
+#                                load addresses, S distinct PMD-size slots
+# Memory under pressure (testsuite/lit/kernel/pressure.test):
+#   run-cell fragment start|stop starts the fragmenter (fragment.c) and
+#                                waits until it holds free memory in
+#                                pieces (its FRAGMENT line), or stops it
+#   run-cell pressure MODE FS PRODUCER KIND [sparse]
+#                                one cold run of the cell's probe, without
+#                                compacting first, and "PRESSURE read_kb=R
+#                                majflt=M cached_kb=C buffers_kb=B ms=T":
+#                                what was read from disk (pgpgin), the
+#                                major faults, what Cached and Buffers
+#                                (the filesystem's metadata) grew by, and
+#                                the run's wall time, then the probe's
+#                                RESULT line; with
+#                                "sparse", the probe touches one page per
+#                                PMD-size range of its text (its SPARSE
+#                                line), with the disk's read_ahead_kb at
+#                                the kernel's default, 128
 # And three measures of the page cache:
 #   run-cell folios MODE FS      the folio probe (fsfolios.c) on FS's data
 #                                file /mnt/FS/folios.bin, in THP MODE,
@@ -29,7 +56,10 @@
 #                                never mapped executable, then on the one
 #                                it maps executable first through the same
 #                                open file, then through another open of
-#                                it (the most each cached in three rounds)
+#                                it, then through the same open file
+#                                with that mapping unmapped, made
+#                                read-only and advised MADV_NOHUGEPAGE
+#                                (the most each cached in three rounds)
 #   run-cell cached MODE FS PRODUCER
 #                                every kind of PRODUCER run cold, then
 #                                "CACHED delta_kb=D files_kb=F": what
@@ -39,6 +69,17 @@
 k=/sys/kernel/mm/transparent_hugepage/khugepaged
 kh=/tmp/khugepaged
 cached_kb() { awk '/^Cached:/ { print $2 }' /proc/meminfo; }
+buffers_kb() { awk '/^Buffers:/ { print $2 }' /proc/meminfo; }
+vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+# The read_ahead_kb of the disk behind FS (init.sh: ext4 on vda, xfs on
+# vdb).
+disk_ra() {
+	case $1 in
+	ext4) echo /sys/block/vda/queue/read_ahead_kb ;;
+	xfs) echo /sys/block/vdb/queue/read_ahead_kb ;;
+	*) return 1 ;;
+	esac
+}
 case $1 in
 readaround | cached | folios)
 	echo "$2" >/sys/kernel/mm/transparent_hugepage/enabled
@@ -58,7 +99,7 @@ readaround)
 	# cached the most printed: once, right after boot with the CPUs
 	# busy, a read-around of Debian's 7.2 was seen to end early (4112
 	# of 8192 KiB), which a window that the kernel bounds does not do.
-	for f in plain exec other; do
+	for f in plain exec other munmap mprotect nohuge; do
 		most=-1 line=''
 		for round in 1 2 3; do
 			[ "$round" = 1 ] || { sync; echo 3 >/proc/sys/vm/drop_caches; }
@@ -97,6 +138,94 @@ cached)
 	echo "CACHED delta_kb=$least files_kb=$((files / 1024))"
 	exit 0 ;;
 esac
+if [ "$1" = fragment ]; then
+	tree=/mnt/ext4/$(cat /etc/hugetext-cases)
+	case $2 in
+	start)
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		echo 0 >/proc/sys/vm/compact_unevictable_allowed ||
+			{ echo "FRAGMENT error=no-compaction-knob"; exit 2; }
+		"$tree/data/fragment" >/tmp/fragment.out 2>&1 &
+		echo $! >/tmp/fragment.pid
+		while ! grep -q '^FRAGMENT' /tmp/fragment.out; do
+			kill -0 "$(cat /tmp/fragment.pid)" 2>/dev/null ||
+				{ cat /tmp/fragment.out; exit 2; }
+			sleep 1
+		done
+		cat /tmp/fragment.out ;;
+	stop)
+		kill "$(cat /tmp/fragment.pid)" ||
+			{ echo "FRAGMENT error=not-running"; exit 2; }
+		echo 1 >/proc/sys/vm/compact_unevictable_allowed
+		echo "FRAGMENT stopped" ;;
+	esac
+	exit 0
+fi
+if [ "$1" = pressure ]; then
+	echo "$2" >/sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null ||
+		{ echo "PRESSURE error=no-thp"; exit 2; }
+	kind=$5 prog=probe arg=
+	[ "$kind" = shared ] && arg=lib
+	dir=/mnt/$3/$(cat /etc/hugetext-cases)/$4/$kind
+	[ -x "$dir/$prog" ] || { echo "PRESSURE error=no-such-case"; exit 2; }
+	ra= how=
+	if [ "${6:-}" = sparse ]; then
+		how=sparse
+		ra=$(disk_ra "$3") || { echo "PRESSURE error=no-disk-for-$3"; exit 2; }
+		old_ra=$(cat "$ra")
+		echo 128 >"$ra"
+	fi
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	in=$(vmstat pgpgin) maj=$(vmstat pgmajfault) cached=$(cached_kb)
+	buffers=$(buffers_kb)
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	"$dir/$prog" $arg $how >/tmp/pressure.out 2>&1
+	rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	[ -z "$ra" ] || echo "$old_ra" >"$ra"
+	echo "PRESSURE read_kb=$(($(vmstat pgpgin) - in))" \
+		"majflt=$(($(vmstat pgmajfault) - maj))" \
+		"cached_kb=$(($(cached_kb) - cached))" \
+		"buffers_kb=$(($(buffers_kb) - buffers))" \
+		"ms=$(echo "$t0 $t1" | awk '{ printf "%d", ($2 - $1) * 1000 }')"
+	cat /tmp/pressure.out
+	exit $rc
+fi
+if [ "$1" = place ]; then
+	echo "$2" >/sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null ||
+		{ echo "PLACE error=no-thp"; exit 2; }
+	kind=$5 prog=probe arg=
+	[ "$kind" = shared ] && arg=lib
+	[ "$kind" = dlopen ] && kind=shared prog=probe-dlopen arg=lib
+	tree=/mnt/$3/$(cat /etc/hugetext-cases)
+	dir=$tree/$4/$kind wrap=
+	case ${7:-} in
+	nothp) wrap=$tree/data/nothp ;;
+	nothp-a) wrap="$tree/data/nothp -a" ;;
+	esac
+	[ -x "$dir/$prog" ] || { echo "PLACE error=no-such-case"; exit 2; }
+	h=$(cat /sys/kernel/mm/transparent_hugepage/hpage_pmd_size)
+	i=0 aligned=0
+	: >/tmp/place
+	while [ $i -lt "$6" ]; do
+		out=$($wrap "$dir/$prog" $arg place) || { echo "$out"; exit 2; }
+		case $out in
+		"PLACE aligned=1 "*) aligned=$((aligned + 1)) ;;
+		"PLACE aligned=0 "*) ;;
+		*) echo "PLACE error=bad-output: $out"; exit 2 ;;
+		esac
+		addr=${out#*addr=}
+		addr=${addr%% *}
+		echo "$addr $((addr / h))" >>/tmp/place
+		i=$((i + 1))
+	done
+	echo "PLACE runs=$6 aligned=$aligned" \
+		"addrs=$(cut -d' ' -f1 /tmp/place | sort -u | wc -l)" \
+		"slots=$(cut -d' ' -f2 /tmp/place | sort -u | wc -l) ${out##* }"
+	exit 0
+fi
 if [ "$1" = khugepaged ]; then
 	case $2 in
 	wake)
@@ -156,12 +285,7 @@ audit)
 	unset HUGETEXT_STARTUP
 	export LD_AUDIT=hugetext-audit.so ;;
 ra128)
-	# The disk behind FS (init.sh: ext4 on vda, xfs on vdb).
-	case $fs in
-	ext4) ra=/sys/block/vda/queue/read_ahead_kb ;;
-	xfs) ra=/sys/block/vdb/queue/read_ahead_kb ;;
-	*) echo "RESULT error=no-disk-for-$fs"; exit 2 ;;
-	esac
+	ra=$(disk_ra "$fs") || { echo "RESULT error=no-disk-for-$fs"; exit 2; }
 	old_ra=$(cat $ra)
 	echo 128 >$ra ;;
 khugepaged)

@@ -177,10 +177,10 @@ def plain(k, fs, kind):
     is one; a shared object's where the loader maps it wherever the
     kernel puts it (p_align no larger than the base page: the
     filesystem's get_unmapped_area puts a mapping of at least PMD size
-    on a PMD boundary); a PIE's where the kernel's ELF_ET_DYN_BASE
-    (arches' DYN_BASE), rounded down to its p_align, is one (ppc64el's
-    4 GiB, not x86-64's, arm64's or riscv64's two thirds of the address
-    space)."""
+    on a PMD boundary).  A PIE is loaded at a random address in steps of
+    its p_align (ASLR is on in the guest), so its text is on a PMD
+    boundary by chance only, which the matrix tells by the probe's
+    palign (lib/kernel-matrix.exp)."""
     arch = k["arch"]
     machine = kernels.file_machine(arch)
     base = page(k)
@@ -190,20 +190,14 @@ def plain(k, fs, kind):
     row = arches.load()[0][arch]
     if kind == "pie":
         align = max(machine["max_page_kib"] * 1024, base)
-        at = int(row["dyn_base"], 0) & ~(align - 1)
-        if at % h(k):
-            return (0, "zero", "a plain %s PIE: the kernel loads it at "
-                    "ELF_ET_DYN_BASE rounded down to its p_align, %#x, no "
-                    "PMD boundary" % (arch, at))
+        return (0, "zero", "a plain %s PIE: the kernel loads it at a random "
+                "address in steps of its p_align, %d KiB, so its text is on "
+                "a PMD boundary only by chance" % (arch, align >> 10))
     if kind == "shared" and machine["max_page_kib"] * 1024 > base:
         return (0, "zero", "a plain %s shared object asks for %d KiB "
                 "(p_align), and the loader places it there" %
                 (arch, machine["max_page_kib"]))
-    if kind == "pie":
-        where = ("a plain %s PIE: the kernel loads it at ELF_ET_DYN_BASE "
-                 "rounded down to its p_align, %#x, a PMD boundary, and its "
-                 "text starts at file offset 0" % (arch, at))
-    elif kind == "shared":
+    if kind == "shared":
         where = ("a plain %s shared object: the loader maps it where the "
                  "filesystem's get_unmapped_area puts a mapping of at "
                  "least PMD size, a PMD boundary, and its text starts at "
