@@ -93,7 +93,8 @@ def main(argv):
             if not m or cmd is None:
                 continue
             n, aligned, addrs, slots, palign = map(int, m.groups())
-            name = cmd[6] + (" (nothp)" if len(cmd) > 9 else "")
+            # CMD run-cell place MODE FS PRODUCER KIND RUNS [nothp]
+            name = cmd[5] + (" (nothp)" if len(cmd) > 8 else "")
             bits = estimate_bits(n, addrs)
             words = ("%.1f" % bits if bits is not None
                      else "> %.0f" % lower_bound_bits(n))

@@ -336,7 +336,7 @@ def expected_cell(k, mode, fs, producer, kind, method):
     # Our readahead patches: in always mode, or in madvise mode where the
     # glibc method's ld.so advised the text, the first fault reads each
     # PMD range of the text as one PMD-size folio, and faults in the
-    # file's other mappings read nothing into it (the fourth patch).
+    # file's other mappings read nothing into it (the third patch).
     if k["exec"] == "pmd" and pmd and (
             mode == "always" or (mode == "madvise" and loader)):
         return (1, "full", "%s: the kernel's exec readahead reads "
