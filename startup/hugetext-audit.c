@@ -27,7 +27,13 @@
    An object with no such code segment costs a look at its program
    headers: one mincore, which says its ELF header is mapped.  The
    settings, H and the page size are read when the first object that has
-   one comes: a program with none pays nothing more.  */
+   one comes: a program with none pays nothing more.
+
+   Built with HUGETEXT_AUDIT_HINT defined (hugetext-audit-hint.so, not
+   installed), it gives advice only, as ld.so itself could: MADV_HUGEPAGE
+   on the text and MADV_RANDOM on the object's other segments; nothing
+   read in, dropped or collapsed.  The kernel matrix measures what that
+   alone gets (testsuite/lit/kernel/userspace.test).  */
 
 #define _GNU_SOURCE
 #include "advise.h"
@@ -46,6 +52,12 @@
 #include <unistd.h>
 
 #define EXPORT __attribute__ ((visibility ("default")))
+
+#ifdef HUGETEXT_AUDIT_HINT
+#define HINT_ONLY 1
+#else
+#define HINT_ONLY 0
+#endif
 
 static struct ht_advise settings;
 /* HUGETEXT_STARTUP, read when first needed (settings_active).  */
@@ -268,6 +280,34 @@ read_relocated (int fd, uintptr_t bias, const ElfW(Phdr) *phdr,
     }
 }
 
+/* The variant's advice (HINT_ONLY): MADV_RANDOM on every segment of
+   PHDR[PHNUM] at BIAS but the code segment TEXT, whose huge pages
+   [FIRST, LAST) are advised MADV_HUGEPAGE already; with "verbose", how
+   much of them the page cache holds before their first fault.  */
+static void
+hint_others (const char *name, uintptr_t bias, const ElfW(Phdr) *phdr,
+	     size_t phnum, const ElfW(Phdr) *text, uintptr_t first,
+	     uintptr_t last)
+{
+  uintptr_t page = (uintptr_t) sysconf (_SC_PAGESIZE);
+
+  for (size_t i = 0; i < phnum; i++)
+    {
+      uintptr_t start, end;
+
+      if (phdr[i].p_type != PT_LOAD || &phdr[i] == text)
+	continue;
+      start = (bias + phdr[i].p_vaddr) & ~(page - 1);
+      end = (bias + phdr[i].p_vaddr + phdr[i].p_memsz + page - 1)
+	    & ~(page - 1);
+      madvise ((void *) start, end - start, MADV_RANDOM);
+    }
+  if (settings.verbose)
+    ht_advise_report (&settings, "hugetext-audit: %s: %lu KiB of its text "
+		      "were cached before its first fault\n", name,
+		      (unsigned long) cached (first, last) / 1024);
+}
+
 /* Whether the huge pages [FIRST, LAST) of the code segment TEXT (of
    PHDR[PHNUM]) of the object NAME at BIAS, whose file is PATH (NULL:
    the program), need MADV_COLLAPSE once the link map is consistent, in
@@ -359,6 +399,12 @@ la_objopen (struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 	continue;
       if (!ht_advise_hugepage (&settings, name, first, last))
 	continue;
+      if (HINT_ONLY)
+	{
+	  hint_others (name, map->l_addr, phdr, phnum, &phdr[i], first,
+		       last);
+	  continue;
+	}
       /* "advise": the collapse where the kernel needs it; "collapse":
 	 everywhere.  Both prepare the text as advise does (its small
 	 folios dropped): where the kernel refuses to collapse file text

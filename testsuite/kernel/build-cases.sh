@@ -7,7 +7,8 @@
 # "shared" libbig.so and probe-dlopen, which loads it with dlopen), CASES being the architecture's case tree (the table
 # below), listed in OUT/trees (ARCH CASES, a line each); and
 # OUT/CASES/data/: the folio probe fsfolios (every tree), the read-around
-# probe and its data files (the 4 KiB-page trees).  A file of
+# probe and its data files, and the app-launch model apk and its
+# archives (the 4 KiB-page trees).  A file of
 # OUT/cases/ never changes with the architectures added.
 #
 # An architecture here is producers/table's name for it: the Debian
@@ -122,11 +123,29 @@ cross_build() {
 			{ tail -20 "$log" >&2; die "configuring $1 failed ($log)"; }
 	fi
 	cmake --build "$1" --target hugetext hugetext_startup_shared \
-		hugetext_startup_object hugetext_audit >"$log" 2>&1 ||
+		hugetext_startup_object hugetext_audit hugetext_audit_hint \
+		>"$log" 2>&1 ||
 		{ tail -20 "$log" >&2; die "building $1 failed ($log)"; }
 	ln -sfn "$build/bin/$triplet-ld" "$1/bin/ld.bfd"
 	ln -sfn "$build/bin/ld.lld" "$1/bin/ld.lld"
 	ln -sfn "$build/lib/hugetext.so" "$1/lib/hugetext.so"
+}
+
+# apk_archive LIB OUT: OUT.apk, an archive that holds the shared library
+# LIB with 4 MiB of other data after it and before it as much as puts
+# the library's code segment at a multiple of 2 MiB (4 MiB less the
+# segment's offset modulo 2 MiB); the library's offset in OUT.offset.
+apk_archive() {
+	text=$(readelf -lW "$1" | awk '$1 == "LOAD" && ($7 ~ /E/ || $8 == "E") { print $2; exit }')
+	[ -n "$text" ] || die "$1 has no code segment"
+	at=$((4 * 1024 * 1024 - text % (2 * 1024 * 1024)))
+	{
+		yes "hugetext archive data" | head -c "$at"
+		cat "$1"
+		head -c $(((4096 - $(stat -c %s "$1") % 4096) % 4096)) /dev/zero
+		yes "hugetext archive data" | head -c 4M
+	} >"$2.apk"
+	echo "$at" >"$2.offset"
 }
 
 huge_producers=$("$producer" list --hugetext)
@@ -207,6 +226,17 @@ echo "$arches" | while read -r arch cc sub cases takes size body; do
 		$cc -O1 "$here/fragment.c" -o "$out/$cases/data/fragment"
 		for f in plain exec; do
 			yes "hugetext read-around data" | head -c 12M >"$out/$cases/data/$f.bin"
+		done
+		# run-cell apk's model of an app's launch
+		# (testsuite/lit/kernel/apk.test): the shared library of bfd
+		# and of plain, each stored in an archive of its own with
+		# about 4 MiB of other data before it and 4 MiB after, at an
+		# offset that puts its code segment at a multiple of 2 MiB
+		# (H of these trees); the offset in apk-LIB.offset.
+		$cc -O1 "$here/apk.c" -o "$out/$cases/data/apk"
+		for p in bfd plain; do
+			apk_archive "$out/$cases/$p/shared/libbig.so" \
+				"$out/$cases/data/apk-$p"
 		done
 	fi
 	rm -rf "$work"

@@ -42,7 +42,8 @@ die() { msg "error: $*"; exit 1; }
 # the host: busybox (arm64's is fetched: see arm64_busybox), the folder
 # of glibc's libraries and their folder in the guest, the dynamic loader
 # and its path in the guest, the folder of the build whose bin/hugetext,
-# lib/libhugetext-startup.so and lib/hugetext-audit.so it gets.
+# lib/libhugetext-startup.so, lib/hugetext-audit.so and its advice-only
+# variant lib/hugetext-audit-hint.so it gets.
 guests=$(python3 "$here/lib/arches.py" guests) ||
 	die "testsuite/kernel/arches cannot be read"
 
@@ -155,7 +156,8 @@ while read -r name arch page _; do
 	echo "$tree" >"$root/etc/hugetext-cases"
 	cp "$build/$sub/bin/hugetext" "$root/bin/"
 	cp "$build/$sub/lib/libhugetext-startup.so" \
-		"$build/$sub/lib/hugetext-audit.so" "$root$guest_libs/"
+		"$build/$sub/lib/hugetext-audit.so" \
+		"$build/$sub/lib/hugetext-audit-hint.so" "$root$guest_libs/"
 	chmod +x "$root/init" "$root/bin/run-cell"
 	for lib in libc.so.6 libm.so.6; do
 		cp -L "$libs/$lib" "$root$guest_libs/"

@@ -33,19 +33,35 @@
 #   run-cell fragment start|stop starts the fragmenter (fragment.c) and
 #                                waits until it holds free memory in
 #                                pieces (its FRAGMENT line), or stops it
-#   run-cell pressure MODE FS PRODUCER KIND [sparse]
-#                                one cold run of the cell's probe, without
+#   run-cell pressure MODE FS PRODUCER KIND [WORD,...]
+#                                one cold run of the cell's probe (KIND
+#                                dlopen: probe-dlopen), without
 #                                compacting first, and "PRESSURE read_kb=R
 #                                majflt=M cached_kb=C buffers_kb=B ms=T":
 #                                what was read from disk (pgpgin), the
 #                                major faults, what Cached and Buffers
 #                                (the filesystem's metadata) grew by, and
 #                                the run's wall time, then the probe's
-#                                RESULT line; with
-#                                "sparse", the probe touches one page per
-#                                PMD-size range of its text (its SPARSE
-#                                line), with the disk's read_ahead_kb at
-#                                the kernel's default, 128
+#                                RESULT line.  WORDs: "sparse", the probe
+#                                touches one page per PMD-size range of
+#                                its text (its SPARSE line), with ra128;
+#                                "ra128", the disk's read_ahead_kb at the
+#                                kernel's default, 128; "hint", the
+#                                program runs with LD_AUDIT=
+#                                hugetext-audit-hint.so (advice only, as
+#                                ld.so could give it:
+#                                testsuite/lit/kernel/userspace.test);
+#                                "audit", with hugetext-audit.so
+# The model of an app's launch (testsuite/lit/kernel/apk.test):
+#   run-cell apk MODE FS LIB PLACE N [RA]
+#                                N launches of apk.c with LIB's archive
+#                                (bfd, plain: build-cases.sh), the
+#                                library placed PLACE (random: where mmap
+#                                puts it; congruent: its code congruent
+#                                with the archive modulo H), each from an
+#                                empty, compacted page cache, with the
+#                                disk's read_ahead_kb RA (default: as
+#                                booted): an APK line each
 # And three measures of the page cache:
 #   run-cell folios MODE FS      the folio probe (fsfolios.c) on FS's data
 #                                file /mnt/FS/folios.bin, in THP MODE,
@@ -167,11 +183,20 @@ if [ "$1" = pressure ]; then
 		{ echo "PRESSURE error=no-thp"; exit 2; }
 	kind=$5 prog=probe arg=
 	[ "$kind" = shared ] && arg=lib
+	[ "$kind" = dlopen ] && kind=shared prog=probe-dlopen arg=lib
 	dir=/mnt/$3/$(cat /etc/hugetext-cases)/$4/$kind
 	[ -x "$dir/$prog" ] || { echo "PRESSURE error=no-such-case"; exit 2; }
-	ra= how=
-	if [ "${6:-}" = sparse ]; then
-		how=sparse
+	ra= how= audit=
+	for word in $(echo "${6:-}" | tr , ' '); do
+		case $word in
+		sparse) how=sparse ra=128 ;;
+		ra128) ra=128 ;;
+		hint) audit=hugetext-audit-hint.so ;;
+		audit) audit=hugetext-audit.so ;;
+		*) echo "PRESSURE error=unknown-word-$word"; exit 2 ;;
+		esac
+	done
+	if [ -n "$ra" ]; then
 		ra=$(disk_ra "$3") || { echo "PRESSURE error=no-disk-for-$3"; exit 2; }
 		old_ra=$(cat "$ra")
 		echo 128 >"$ra"
@@ -181,7 +206,11 @@ if [ "$1" = pressure ]; then
 	in=$(vmstat pgpgin) maj=$(vmstat pgmajfault) cached=$(cached_kb)
 	buffers=$(buffers_kb)
 	t0=$(cut -d' ' -f1 /proc/uptime)
-	"$dir/$prog" $arg $how >/tmp/pressure.out 2>&1
+	(
+		unset HUGETEXT_STARTUP
+		[ -z "$audit" ] || export LD_AUDIT=$audit
+		exec "$dir/$prog" $arg $how
+	) >/tmp/pressure.out 2>&1
 	rc=$?
 	t1=$(cut -d' ' -f1 /proc/uptime)
 	[ -z "$ra" ] || echo "$old_ra" >"$ra"
@@ -191,6 +220,29 @@ if [ "$1" = pressure ]; then
 		"buffers_kb=$(($(buffers_kb) - buffers))" \
 		"ms=$(echo "$t0 $t1" | awk '{ printf "%d", ($2 - $1) * 1000 }')"
 	cat /tmp/pressure.out
+	exit $rc
+fi
+if [ "$1" = apk ]; then
+	echo "$2" >/sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null ||
+		{ echo "APK error=no-thp"; exit 2; }
+	data=/mnt/$3/$(cat /etc/hugetext-cases)/data
+	[ -f "$data/apk-$4.apk" ] || { echo "APK error=no-such-archive"; exit 2; }
+	offset=$(cat "$data/apk-$4.offset")
+	ra=
+	if [ -n "${7:-}" ]; then
+		ra=$(disk_ra "$3") || { echo "APK error=no-disk-for-$3"; exit 2; }
+		old_ra=$(cat "$ra")
+		echo "$7" >"$ra"
+	fi
+	i=0 rc=0
+	while [ $i -lt "$6" ]; do
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
+		"$data/apk" "$data/apk-$4.apk" "$offset" "$5" || rc=2
+		i=$((i + 1))
+	done
+	[ -z "$ra" ] || echo "$old_ra" >"$ra"
 	exit $rc
 fi
 if [ "$1" = place ]; then

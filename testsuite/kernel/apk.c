@@ -1,0 +1,262 @@
+/* The kernel matrix's model of an Android app's launch: a shared library
+   stored uncompressed inside a larger archive file (as an APK holds its
+   .so), mapped from there by a loader of its own, then the rest of the
+   archive read through another open of it.
+
+     apk ARCHIVE OFFSET random|congruent
+
+   The library's ELF file starts at byte OFFSET of ARCHIVE (a multiple of
+   the page size).  The loader opens ARCHIVE, reads the library's ELF
+   and program headers there (pread), reserves its extent aligned to its
+   largest p_align as glibc's ld.so and Android's linker do ("random": at
+   the address mmap gives, random under ASLR) or at an address where its
+   code segment is congruent with the archive modulo the PMD size
+   ("congruent": the launch in which chance puts it there), and maps each
+   PT_LOAD segment from the archive with its protections.  Its
+   "relocation" reads every page of the segments that are not code, its
+   "run" every page of the code segment.  Then the app reads the archive
+   before and after the library through another open, 64 KiB at a time,
+   as it reads its dex and resources.  Prints
+
+     APK congruent=C pmd_kb=P so_kb=S load_kb=L outside_kb=O read_kb=R majflt=M ms=T
+
+   C: 1 where the code segment is congruent with the archive modulo the
+   PMD size; P: KiB of it mapped with PMDs; S: the library's size; L: KiB
+   of the archive in the page cache after the library's load and run
+   (mincore), O: those outside the library's bytes; R: KiB read from
+   disk by the whole launch (pgpgin of /proc/vmstat, the system's: run
+   it alone); M: its major faults; T: its wall time in milliseconds.  The
+   page cache must hold nothing of ARCHIVE before.  */
+
+#define _GNU_SOURCE
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pagecache.h"
+
+#define MAX_PHDRS 16
+#define CHUNK (64 * 1024)
+
+static int
+fail (const char *what)
+{
+  printf ("APK error=%s\n", what);
+  return 2;
+}
+
+/* pgpgin of /proc/vmstat: KiB read from block devices since boot.  */
+static unsigned long
+pgpgin (void)
+{
+  unsigned long v = 0;
+  char name[64];
+  FILE *f = fopen ("/proc/vmstat", "r");
+
+  while (f != NULL && fscanf (f, "%63s %lu", name, &v) == 2)
+    if (strcmp (name, "pgpgin") == 0)
+      break;
+  if (f != NULL)
+    fclose (f);
+  return v;
+}
+
+static long
+ms_since (const struct timespec *t0)
+{
+  struct timespec t1;
+
+  clock_gettime (CLOCK_MONOTONIC, &t1);
+  return (t1.tv_sec - t0->tv_sec) * 1000
+	 + (t1.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* Read [FROM, TO) of the file FD, CHUNK bytes a read.  */
+static int
+read_range (int fd, off_t from, off_t to)
+{
+  static char buf[CHUNK];
+
+  for (off_t at = from; at < to; at += CHUNK)
+    if (pread (fd, buf, CHUNK, at) < 0)
+      return -1;
+  return 0;
+}
+
+/* Bytes of the file of SIZE bytes mapped at WHOLE in the page cache,
+   those of [SO_START, SO_END) counted in *INSIDE.  */
+static unsigned long
+in_cache (const char *whole, unsigned long size, long page,
+	  unsigned long so_start, unsigned long so_end, unsigned long *inside)
+{
+  unsigned long pages = (size + page - 1) / page, n = 0;
+  unsigned char *vec = malloc (pages);
+
+  *inside = 0;
+  if (vec == NULL || mincore ((void *) whole, size, vec) != 0)
+    {
+      free (vec);
+      return 0;
+    }
+  for (unsigned long i = 0; i < pages; i++)
+    if (vec[i] & 1)
+      {
+	unsigned long at = i * page;
+
+	n += page;
+	if (at >= so_start && at < so_end)
+	  *inside += page;
+      }
+  free (vec);
+  return n;
+}
+
+static int
+prot_of (const ElfW(Phdr) *p)
+{
+  return ((p->p_flags & PF_R) ? PROT_READ : 0)
+	 | ((p->p_flags & PF_W) ? PROT_WRITE : 0)
+	 | ((p->p_flags & PF_X) ? PROT_EXEC : 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  long page = sysconf (_SC_PAGESIZE);
+  unsigned long h = pmd_size (), align = (unsigned long) page;
+  unsigned long lo = ~0UL, hi = 0, base, in0 = pgpgin (), so_size;
+  unsigned long cached, inside, text_start = 0, text_end = 0;
+  const ElfW(Phdr) *text = NULL;
+  ElfW(Phdr) phdr[MAX_PHDRS];
+  ElfW(Ehdr) ehdr;
+  struct timespec t0;
+  struct rusage ru;
+  struct stat st;
+  char *reserved, *whole;
+  off_t offset;
+  int fd, other, congruent;
+
+  clock_gettime (CLOCK_MONOTONIC, &t0);
+  if (argc != 4
+      || (strcmp (argv[3], "random") != 0
+	  && strcmp (argv[3], "congruent") != 0))
+    return fail ("usage:apk-ARCHIVE-OFFSET-random|congruent");
+  offset = (off_t) strtoul (argv[2], NULL, 0);
+  if (h == 0)
+    return fail ("no-hpage-pmd-size");
+  if ((fd = open (argv[1], O_RDONLY)) < 0 || fstat (fd, &st) != 0
+      || offset % page != 0 || offset >= st.st_size)
+    return fail ("no-archive-or-bad-offset");
+  if (pread (fd, &ehdr, sizeof ehdr, offset) != sizeof ehdr
+      || memcmp (ehdr.e_ident, ELFMAG, SELFMAG) != 0
+      || ehdr.e_phentsize != sizeof (ElfW(Phdr)) || ehdr.e_phnum > MAX_PHDRS
+      || pread (fd, phdr, ehdr.e_phnum * sizeof (ElfW(Phdr)),
+		offset + (off_t) ehdr.e_phoff)
+	 != (ssize_t) (ehdr.e_phnum * sizeof (ElfW(Phdr))))
+    return fail ("no-elf-file-at-offset");
+
+  /* The extent and alignment of the library, and its code segment.  */
+  so_size = 0;
+  for (int i = 0; i < ehdr.e_phnum; i++)
+    {
+      const ElfW(Phdr) *p = &phdr[i];
+
+      if (p->p_type != PT_LOAD)
+	continue;
+      if (p->p_vaddr < lo)
+	lo = p->p_vaddr & ~(page - 1UL);
+      if (p->p_vaddr + p->p_memsz > hi)
+	hi = p->p_vaddr + p->p_memsz;
+      if (p->p_align > align)
+	align = p->p_align;
+      if (p->p_offset + p->p_filesz > so_size)
+	so_size = p->p_offset + p->p_filesz;
+      if ((p->p_flags & PF_X) && text == NULL)
+	text = p;
+    }
+  if (text == NULL || lo != 0)
+    return fail ("no-code-segment");
+  hi = (hi + page - 1) & ~(page - 1UL);
+
+  /* Reserve the extent, aligned to ALIGN, or to H at the congruent
+     place: BASE + text's address = OFFSET + text's offset modulo H.  */
+  congruent = strcmp (argv[3], "congruent") == 0;
+  if (congruent && align < h)
+    align = h;
+  reserved = mmap (NULL, hi + 2 * align, PROT_NONE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (reserved == MAP_FAILED)
+    return fail ("cannot-reserve");
+  base = ((unsigned long) reserved + align - 1) & ~(align - 1);
+  if (congruent)
+    base += (offset + text->p_offset - text->p_vaddr) % h;
+  /* Each segment from the archive, its bss beyond the file's bytes
+     anonymous, as loaders map them.  */
+  for (int i = 0; i < ehdr.e_phnum; i++)
+    {
+      const ElfW(Phdr) *p = &phdr[i];
+      unsigned long start = base + (p->p_vaddr & ~(page - 1UL));
+      unsigned long file_end = base + p->p_vaddr + p->p_filesz;
+      unsigned long mapped = (file_end + page - 1) & ~(page - 1UL);
+      unsigned long end = base + p->p_vaddr + p->p_memsz;
+      off_t in_file = offset + (off_t) (p->p_offset & ~(page - 1UL));
+
+      if (p->p_type != PT_LOAD)
+	continue;
+      end = (end + page - 1) & ~(page - 1UL);
+      if (mmap ((void *) start, mapped - start, prot_of (p),
+		MAP_PRIVATE | MAP_FIXED, fd, in_file) == MAP_FAILED
+	  || (end > mapped
+	      && mmap ((void *) mapped, end - mapped, prot_of (p),
+		       MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0)
+		 == MAP_FAILED))
+	return fail ("cannot-map-segment");
+      if ((p->p_flags & PF_W) && p->p_memsz > p->p_filesz)
+	memset ((void *) file_end, 0, mapped - file_end);
+    }
+
+  /* Relocation reads the other segments, then the code runs.  */
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < ehdr.e_phnum; i++)
+      {
+	const ElfW(Phdr) *p = &phdr[i];
+	unsigned long start = base + p->p_vaddr;
+	unsigned long end = start + p->p_filesz;
+
+	if (p->p_type != PT_LOAD || (pass == 0) != (p != text))
+	  continue;
+	for (unsigned long at = start & ~(page - 1UL); at < end; at += page)
+	  (void) *(volatile const char *) (at < start ? start : at);
+      }
+  text_start = base + text->p_vaddr;
+  text_end = text_start + text->p_memsz;
+
+  whole = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+  if (whole == MAP_FAILED)
+    return fail ("cannot-map-archive");
+  cached = in_cache (whole, (unsigned long) st.st_size, page,
+		     (unsigned long) offset, (unsigned long) offset + so_size,
+		     &inside);
+
+  /* The app reads the rest of the archive through its own open.  */
+  if ((other = open (argv[1], O_RDONLY)) < 0
+      || read_range (other, 0, offset) != 0
+      || read_range (other, offset + (off_t) so_size, st.st_size) != 0)
+    return fail ("cannot-read-archive");
+  getrusage (RUSAGE_SELF, &ru);
+  printf ("APK congruent=%d pmd_kb=%lu so_kb=%lu load_kb=%lu outside_kb=%lu "
+	  "read_kb=%lu majflt=%ld ms=%ld\n",
+	  (text_start - (offset + text->p_offset)) % h == 0,
+	  pmd_mapped (text_start, text_end) / 1024, so_size / 1024,
+	  cached / 1024, (cached - inside) / 1024, pgpgin () - in0,
+	  ru.ru_majflt, ms_since (&t0));
+  return 0;
+}

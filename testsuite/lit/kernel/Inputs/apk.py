@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Compare the app-launch cells of Debian's 7.2 and ours (apk.test).
+
+Usage: apk.py STOCK OURS
+
+Each file holds the output of the test's vm-run: for each group a line
+"GROUP LIB PLACE RA" (the archive's library, where the loader put it, the
+disk's read_ahead_kb), then one APK line per launch (apk.c says what its
+fields are).
+
+Prints a row per group, Debian's 7.2 against ours, the launches'
+medians: the archive in the page cache after the library's load and run
+(and the part of it outside the library's bytes), KiB read from disk by
+the whole launch, major faults, wall time, the text's PMD-mapped KiB, and
+how many launches had the code congruent with the archive.  Then, per
+group, what the third patch must do:
+
+  not congruent:   the launches of ours whose library was not congruent
+                   read as Debian's 7.2 did, at load and in all: "as
+                   Debian's 7.2", else "DIFFERENT" (within 1 %, and
+                   within 64 KiB: pgpgin also counts what the system
+                   reads meanwhile)
+  congruent:       the congruent launches of ours read nothing of the
+                   archive outside the library at load and map its text
+                   with PMDs: "kept within the library", else "READ
+                   OUTSIDE" or "NO PMD"
+  in all:          ours read no more from disk in a launch than
+                   Debian's 7.2: "no more", else "MORE"
+
+Exits 1 where a file lacks a group or a group its launches.
+"""
+
+import re
+import statistics
+import sys
+
+FIELDS = ("load_kb", "outside_kb", "read_kb", "majflt", "ms", "pmd_kb")
+
+
+def groups(path):
+    out, order = {}, []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("GROUP "):
+                key = tuple(line.split()[1:4])
+                order.append(key)
+                out[key] = []
+            elif line.startswith("APK error") or line.startswith("APK:"):
+                sys.exit("%s: %s" % (path, line.strip()))
+            elif line.startswith("APK ") and order:
+                out[order[-1]].append(
+                    {k: int(v) for k, v in re.findall(r"(\w+)=(-?\d+)", line)})
+    for key in order:
+        if not out[key]:
+            sys.exit("%s: group %s has no launches" % (path, " ".join(key)))
+    return order, out
+
+
+def median(launches, field):
+    return int(statistics.median(l[field] for l in launches))
+
+
+def close(a, b):
+    return abs(a - b) <= max(64, max(a, b) // 100)
+
+
+def row(name, launches):
+    if not launches:
+        return "%s: none" % name
+    c = sum(l["congruent"] for l in launches)
+    return ("%s: load %d KiB (outside the library %d), read %d KiB, "
+            "%d major faults, %d ms, %d KiB PMD-mapped, congruent %d of %d"
+            % ((name,) + tuple(median(launches, f) for f in FIELDS)
+               + (c, len(launches))))
+
+
+def main(argv):
+    order, stock = groups(argv[1])
+    order_ours, ours = groups(argv[2])
+    if order != order_ours:
+        sys.exit("the two runs have different groups")
+    for key in order:
+        s, o = stock[key], ours[key]
+        print("%s %s read_ahead_kb=%s" % key)
+        print("  " + row("Debian's 7.2", s))
+        print("  " + row("ours", o))
+        s_no = [l for l in s if not l["congruent"]]
+        o_no = [l for l in o if not l["congruent"]]
+        if s_no and o_no:
+            same = all(close(median(s_no, f), median(o_no, f))
+                       for f in ("load_kb", "outside_kb", "read_kb"))
+            print("  not congruent: %s" % ("as Debian's 7.2" if same
+                                           else "DIFFERENT"))
+        o_yes = [l for l in o if l["congruent"]]
+        if o_yes:
+            outside = max(l["outside_kb"] for l in o_yes)
+            pmd = min(l["pmd_kb"] for l in o_yes)
+            print("  congruent: %s" % ("READ OUTSIDE" if outside
+                                       else "NO PMD" if pmd == 0
+                                       else "kept within the library"))
+        more = median(o, "read_kb") > median(s, "read_kb") and \
+            not close(median(o, "read_kb"), median(s, "read_kb"))
+        print("  in all: %s" % ("MORE" if more else "no more"))
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Compare the user-space cells of Debian's 7.2 and ours (userspace.test).
+
+Usage: userspace.py STOCK OURS
+
+Each file holds the output of the test's vm-run: for each cell a line
+"CELL MODE KIND HOW RA" (HOW: none, hint or audit; RA: the disk's
+read_ahead_kb), then run-cell pressure's PRESSURE line and the probe's
+RESULT line.
+
+Prints a line per cell: the library's text PMD-mapped on Debian's 7.2
+and on ours, of its size, KiB read from disk by the run and its major
+faults on each, and whether ours read no more than Debian's 7.2 ("no
+more", within 64 KiB: pgpgin also counts what the system reads
+meanwhile; else "MORE").  Exits 1 where a cell lacks its lines or the
+two runs have different cells.
+"""
+
+import re
+import sys
+
+
+def cells(path):
+    out, order = {}, []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("CELL "):
+                key = tuple(line.split()[1:5])
+                order.append(key)
+                out[key] = {}
+            elif order and (line.startswith("PRESSURE ")
+                            or line.startswith("RESULT ")):
+                if "error=" in line:
+                    sys.exit("%s: %s" % (path, line.strip()))
+                out[order[-1]].update(
+                    {k: int(v) for k, v in re.findall(r"(\w+)=(-?\d+)", line)})
+    for key in order:
+        if "pmd" not in out[key] or "read_kb" not in out[key]:
+            sys.exit("%s: cell %s lacks its lines" % (path, " ".join(key)))
+    return order, out
+
+
+def main(argv):
+    order, stock = cells(argv[1])
+    order_ours, ours = cells(argv[2])
+    if order != order_ours:
+        sys.exit("the two runs have different cells")
+    for key in order:
+        s, o = stock[key], ours[key]
+        print("%s %s %s read_ahead_kb=%s: Debian's 7.2 %d of %d KiB "
+              "PMD-mapped, read %d KiB, %d major faults; ours %d KiB, read "
+              "%d KiB, %d major faults; %s"
+              % (key + (s["pmd"] >> 10, s["text"] >> 10, s["read_kb"],
+                        s["majflt"], o["pmd"] >> 10, o["read_kb"],
+                        o["majflt"],
+                        "MORE" if o["read_kb"] > s["read_kb"] + 64
+                        else "no more")))
+
+
+if __name__ == "__main__":
+    main(sys.argv)
