@@ -26,9 +26,14 @@
 # network.  The .deb goes to, and is unpacked in,
 # $HUGETEXT_CACHE/kernels(/src).  The build is kept as long as its stamp,
 # the checksum of all that goes into the kernel (the source package's
-# file name and SHA256, the patches' diffs, the options, this script's
-# way of applying them), is the same.  After olddefconfig, every option of
-# CONFIG is checked: the build stops when one did not hold.
+# file name and SHA256, the patches' diffs, the options, the compiler's
+# and binutils' versions, this script's way of applying them), is the
+# same: in the build folder, and in the cache (kernels/built/NAME/STAMP:
+# the image, its .config and its release, the last one of each NAME
+# kept), so that a fresh build folder with a warm cache builds nothing.
+# The patched tree is made in the build folder either way (compile-check.sh
+# compiles in it).  After olddefconfig, every option of CONFIG is
+# checked: the build stops when one did not hold.
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -155,7 +160,10 @@ patch_files() {
 # this script, which applies them.
 stamp=$( (echo "$deb $sha $base"; for p in $(patch_files); do
 		basename "$p"; sed -n '/^--- /,$p' "$p"; done
-	config_options; cat "$0") | md5sum | cut -c1-16)
+	config_options; cat "$0"; gcc --version | head -n 1
+	ld --version | head -n 1) | md5sum | cut -c1-16)
+kept=$cache/built/$name/$stamp
+image=arch/x86/boot/bzImage
 if [ "$(cat "$obj/.stamp" 2>/dev/null)" != "$stamp" ] ||
 	[ ! -f "$work/Makefile" ]; then
 	rm -rf "$work" "$obj"
@@ -179,7 +187,26 @@ if [ "$(cat "$obj/.stamp" 2>/dev/null)" != "$stamp" ] ||
 	echo "$stamp" >"$obj/.stamp"
 fi
 echo "$package=$version" >"$obj/.package"
+# A kept kernel whose configuration is not the one made here (it cannot
+# be, with the same stamp) is built again.
+if [ -f "$kept/ok" ] && cmp -s "$kept/config" "$obj/.config"; then
+	msg "$name: the kernel of this stamp, from the cache ($kept)"
+	mkdir -p "$obj/$(dirname "$image")" "$obj/include/config"
+	cp "$kept/bzImage" "$obj/$image"
+	cp "$kept/kernel.release" "$obj/include/config/kernel.release"
+	echo "$obj/$image"
+	exit 0
+fi
 msg "make -j$jobs bzImage (log: $obj/build.log)"
 make -C "$work" O="$obj" -j"$jobs" bzImage >"$obj/build.log" 2>&1 ||
 	{ tail -20 "$obj/build.log" >&2; msg "the kernel build failed"; exit 1; }
-echo "$obj/arch/x86/boot/bzImage"
+# Into the cache, whole or not at all; the older build of NAME goes.
+rm -rf "${cache:?}/built/$name"
+mkdir -p "$cache/built/$name"
+mkdir -p "$kept.tmp"
+cp "$obj/$image" "$kept.tmp/bzImage"
+cp "$obj/.config" "$kept.tmp/config"
+cp "$obj/include/config/kernel.release" "$kept.tmp/kernel.release"
+touch "$kept.tmp/ok"
+mv "$kept.tmp" "$kept"
+echo "$obj/$image"
