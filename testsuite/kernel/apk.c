@@ -3,29 +3,36 @@
    .so), mapped from there by a loader of its own, then the rest of the
    archive read through another open of it.
 
-     apk ARCHIVE OFFSET random|congruent
+     apk ARCHIVE OFFSET random|congruent [advise]
 
    The library's ELF file starts at byte OFFSET of ARCHIVE (a multiple of
    the page size).  The loader opens ARCHIVE, reads the library's ELF
    and program headers there (pread), reserves its extent aligned to its
-   largest p_align as glibc's ld.so and Android's linker do ("random": at
-   the address mmap gives, random under ASLR) or at an address where its
-   code segment is congruent with the archive modulo the PMD size
+   largest p_align, as Android's linker does ("random": at the address
+   mmap gives, random under ASLR), or at an address where its code
+   segment is congruent with the archive modulo the PMD size
    ("congruent": the launch in which chance puts it there), and maps each
-   PT_LOAD segment from the archive with its protections.  Its
+   PT_LOAD segment from the archive with its protections.  With
+   "advise", it then advises the code segment's whole PMD-size ranges
+   MADV_HUGEPAGE and the other segments MADV_RANDOM before anything
+   touches them: what a loader could do without the kernel's help.  Its
    "relocation" reads every page of the segments that are not code, its
    "run" every page of the code segment.  Then the app reads the archive
    before and after the library through another open, 64 KiB at a time,
    as it reads its dex and resources.  Prints
 
-     APK congruent=C pmd_kb=P so_kb=S load_kb=L outside_kb=O read_kb=R majflt=M ms=T
+     APK congruent=C pmd_kb=P so_kb=S load_kb=L outside_kb=O read_kb=R
+         majflt=M load_ms=A app_ms=B load_ios=I app_ios=J ra_kb=W
 
-   C: 1 where the code segment is congruent with the archive modulo the
-   PMD size; P: KiB of it mapped with PMDs; S: the library's size; L: KiB
-   of the archive in the page cache after the library's load and run
-   (mincore), O: those outside the library's bytes; R: KiB read from
-   disk by the whole launch (pgpgin of /proc/vmstat, the system's: run
-   it alone); M: its major faults; T: its wall time in milliseconds.  The
+   (one line) C: 1 where the code segment is congruent with the archive
+   modulo the PMD size; P: KiB of it mapped with PMDs; S: the library's
+   size; L: KiB of the archive in the page cache after the library's
+   load and run (mincore), O: those outside the library's bytes; R: KiB
+   read from disk by the launch (pgpgin of /proc/vmstat, the system's:
+   run it alone); M: its major faults; A and B: the wall time in
+   milliseconds of the load and run, and of the app's reads; I and J:
+   the read requests the archive's disk completed meanwhile (its
+   /sys/dev/block/MAJOR:MINOR/stat); W: the disk's read_ahead_kb.  The
    page cache must hold nothing of ARCHIVE before.  */
 
 #define _GNU_SOURCE
@@ -69,24 +76,51 @@ pgpgin (void)
   return v;
 }
 
+/* Milliseconds since *T0, and *T0 now.  */
 static long
-ms_since (const struct timespec *t0)
+lap_ms (struct timespec *t0)
 {
   struct timespec t1;
+  long ms;
 
   clock_gettime (CLOCK_MONOTONIC, &t1);
-  return (t1.tv_sec - t0->tv_sec) * 1000
-	 + (t1.tv_nsec - t0->tv_nsec) / 1000000;
+  ms = (t1.tv_sec - t0->tv_sec) * 1000
+       + (t1.tv_nsec - t0->tv_nsec) / 1000000;
+  *t0 = t1;
+  return ms;
 }
 
-/* Read [FROM, TO) of the file FD, CHUNK bytes a read.  */
+/* Read requests completed by the disk of ST since the last call (the
+   first field of its stat file), or -1 where it cannot be read.  */
+static long
+ios (const struct stat *st, unsigned long *last)
+{
+  char path[64];
+  unsigned long n;
+  long d;
+  FILE *f;
+
+  snprintf (path, sizeof path, "/sys/dev/block/%u:%u/stat",
+	    major (st->st_dev), minor (st->st_dev));
+  if ((f = fopen (path, "r")) == NULL)
+    return -1;
+  if (fscanf (f, "%lu", &n) != 1)
+    n = *last;
+  fclose (f);
+  d = (long) (n - *last);
+  *last = n;
+  return d;
+}
+
+/* Read [FROM, TO) of the file FD, at most CHUNK bytes a read.  */
 static int
 read_range (int fd, off_t from, off_t to)
 {
   static char buf[CHUNK];
 
   for (off_t at = from; at < to; at += CHUNK)
-    if (pread (fd, buf, CHUNK, at) < 0)
+    if (pread (fd, buf, to - at < CHUNK ? (size_t) (to - at) : CHUNK, at)
+	< 0)
       return -1;
   return 0;
 }
@@ -127,34 +161,71 @@ prot_of (const ElfW(Phdr) *p)
 	 | ((p->p_flags & PF_X) ? PROT_EXEC : 0);
 }
 
+/* With "advise": the whole PMD-size ranges of the code segment TEXT
+   MADV_HUGEPAGE, every other segment of PHDR[PHNUM] at BASE MADV_RANDOM.  */
+static int
+advise (const ElfW(Phdr) *phdr, int phnum, const ElfW(Phdr) *text,
+	unsigned long base, unsigned long h, long page)
+{
+  for (int i = 0; i < phnum; i++)
+    {
+      const ElfW(Phdr) *p = &phdr[i];
+      unsigned long start = base + p->p_vaddr, end = start + p->p_memsz;
+      int advice = MADV_RANDOM;
+
+      if (p->p_type != PT_LOAD)
+	continue;
+      if (p == text)
+	{
+	  start = (start + h - 1) & ~(h - 1);
+	  end &= ~(h - 1);
+	  advice = MADV_HUGEPAGE;
+	}
+      else
+	{
+	  start &= ~(page - 1UL);
+	  end = (end + page - 1) & ~(page - 1UL);
+	}
+      if (end > start && madvise ((void *) start, end - start, advice) != 0)
+	return -1;
+    }
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
   long page = sysconf (_SC_PAGESIZE);
   unsigned long h = pmd_size (), align = (unsigned long) page;
-  unsigned long lo = ~0UL, hi = 0, base, in0 = pgpgin (), so_size;
-  unsigned long cached, inside, text_start = 0, text_end = 0;
+  unsigned long lo = ~0UL, hi = 0, base, in0 = pgpgin (), so_size = 0;
+  unsigned long cached, inside, text_start, text_end, io_count = 0;
   const ElfW(Phdr) *text = NULL;
   ElfW(Phdr) phdr[MAX_PHDRS];
   ElfW(Ehdr) ehdr;
   struct timespec t0;
-  struct rusage ru;
+  struct rusage ru0, ru;
   struct stat st;
   char *reserved, *whole;
+  long load_ms, load_ios;
   off_t offset;
-  int fd, other, congruent;
+  int fd, other, look, congruent, advised;
 
   clock_gettime (CLOCK_MONOTONIC, &t0);
-  if (argc != 4
+  getrusage (RUSAGE_SELF, &ru0);
+  if ((argc != 4 && argc != 5)
       || (strcmp (argv[3], "random") != 0
-	  && strcmp (argv[3], "congruent") != 0))
-    return fail ("usage:apk-ARCHIVE-OFFSET-random|congruent");
+	  && strcmp (argv[3], "congruent") != 0)
+      || (argc == 5 && strcmp (argv[4], "advise") != 0))
+    return fail ("usage:apk-ARCHIVE-OFFSET-random|congruent-[advise]");
+  congruent = strcmp (argv[3], "congruent") == 0;
+  advised = argc == 5;
   offset = (off_t) strtoul (argv[2], NULL, 0);
   if (h == 0)
     return fail ("no-hpage-pmd-size");
   if ((fd = open (argv[1], O_RDONLY)) < 0 || fstat (fd, &st) != 0
       || offset % page != 0 || offset >= st.st_size)
     return fail ("no-archive-or-bad-offset");
+  ios (&st, &io_count);
   if (pread (fd, &ehdr, sizeof ehdr, offset) != sizeof ehdr
       || memcmp (ehdr.e_ident, ELFMAG, SELFMAG) != 0
       || ehdr.e_phentsize != sizeof (ElfW(Phdr)) || ehdr.e_phnum > MAX_PHDRS
@@ -164,7 +235,6 @@ main (int argc, char **argv)
     return fail ("no-elf-file-at-offset");
 
   /* The extent and alignment of the library, and its code segment.  */
-  so_size = 0;
   for (int i = 0; i < ehdr.e_phnum; i++)
     {
       const ElfW(Phdr) *p = &phdr[i];
@@ -182,13 +252,14 @@ main (int argc, char **argv)
       if ((p->p_flags & PF_X) && text == NULL)
 	text = p;
     }
-  if (text == NULL || lo != 0)
+  if (text == NULL)
     return fail ("no-code-segment");
+  if (lo != 0)
+    return fail ("first-segment-not-at-address-0");
   hi = (hi + page - 1) & ~(page - 1UL);
 
   /* Reserve the extent, aligned to ALIGN, or to H at the congruent
      place: BASE + text's address = OFFSET + text's offset modulo H.  */
-  congruent = strcmp (argv[3], "congruent") == 0;
   if (congruent && align < h)
     align = h;
   reserved = mmap (NULL, hi + 2 * align, PROT_NONE,
@@ -212,18 +283,29 @@ main (int argc, char **argv)
       if (p->p_type != PT_LOAD)
 	continue;
       end = (end + page - 1) & ~(page - 1UL);
-      if (mmap ((void *) start, mapped - start, prot_of (p),
-		MAP_PRIVATE | MAP_FIXED, fd, in_file) == MAP_FAILED
+      if ((mapped > start
+	   && mmap ((void *) start, mapped - start, prot_of (p),
+		    MAP_PRIVATE | MAP_FIXED, fd, in_file) == MAP_FAILED)
 	  || (end > mapped
 	      && mmap ((void *) mapped, end - mapped, prot_of (p),
 		       MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0)
 		 == MAP_FAILED))
 	return fail ("cannot-map-segment");
-      if ((p->p_flags & PF_W) && p->p_memsz > p->p_filesz)
+    }
+  if (advised && advise (phdr, ehdr.e_phnum, text, base, h, page) != 0)
+    return fail ("cannot-advise");
+  /* The partial pages of bss zeroed, as loaders do, then relocation
+     reads the other segments, then the code runs.  */
+  for (int i = 0; i < ehdr.e_phnum; i++)
+    {
+      const ElfW(Phdr) *p = &phdr[i];
+      unsigned long file_end = base + p->p_vaddr + p->p_filesz;
+      unsigned long mapped = (file_end + page - 1) & ~(page - 1UL);
+
+      if (p->p_type == PT_LOAD && (p->p_flags & PF_W)
+	  && p->p_memsz > p->p_filesz)
 	memset ((void *) file_end, 0, mapped - file_end);
     }
-
-  /* Relocation reads the other segments, then the code runs.  */
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < ehdr.e_phnum; i++)
       {
@@ -236,27 +318,35 @@ main (int argc, char **argv)
 	for (unsigned long at = start & ~(page - 1UL); at < end; at += page)
 	  (void) *(volatile const char *) (at < start ? start : at);
       }
+  load_ms = lap_ms (&t0);
+  load_ios = ios (&st, &io_count);
   text_start = base + text->p_vaddr;
   text_end = text_start + text->p_memsz;
 
-  whole = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-  if (whole == MAP_FAILED)
+  /* What the page cache holds of the archive, seen through an open of
+     its own (mincore: no fault, nothing read).  */
+  if ((look = open (argv[1], O_RDONLY)) < 0
+      || (whole = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_SHARED,
+			look, 0)) == MAP_FAILED)
     return fail ("cannot-map-archive");
   cached = in_cache (whole, (unsigned long) st.st_size, page,
 		     (unsigned long) offset, (unsigned long) offset + so_size,
 		     &inside);
 
   /* The app reads the rest of the archive through its own open.  */
+  lap_ms (&t0);
   if ((other = open (argv[1], O_RDONLY)) < 0
       || read_range (other, 0, offset) != 0
       || read_range (other, offset + (off_t) so_size, st.st_size) != 0)
     return fail ("cannot-read-archive");
   getrusage (RUSAGE_SELF, &ru);
   printf ("APK congruent=%d pmd_kb=%lu so_kb=%lu load_kb=%lu outside_kb=%lu "
-	  "read_kb=%lu majflt=%ld ms=%ld\n",
+	  "read_kb=%lu majflt=%ld load_ms=%ld app_ms=%ld load_ios=%ld "
+	  "app_ios=%ld ra_kb=%ld\n",
 	  (text_start - (offset + text->p_offset)) % h == 0,
 	  pmd_mapped (text_start, text_end) / 1024, so_size / 1024,
 	  cached / 1024, (cached - inside) / 1024, pgpgin () - in0,
-	  ru.ru_majflt, ms_since (&t0));
+	  ru.ru_majflt - ru0.ru_majflt, load_ms, lap_ms (&t0), load_ios,
+	  ios (&st, &io_count), read_ahead_kb (&st));
   return 0;
 }

@@ -51,17 +51,21 @@
 #                                hugetext-audit-hint.so (advice only, as
 #                                ld.so could give it:
 #                                testsuite/lit/kernel/userspace.test);
-#                                "audit", with hugetext-audit.so
+#                                "audit", with hugetext-audit.so;
+#                                "verbose", HUGETEXT_STARTUP=verbose (the
+#                                module says what it did); "compact",
+#                                memory compacted first, as for a cell
 # The model of an app's launch (testsuite/lit/kernel/apk.test):
-#   run-cell apk MODE FS LIB PLACE N [RA]
+#   run-cell apk MODE FS LIB PLACE N [RA [advise]]
 #                                N launches of apk.c with LIB's archive
 #                                (bfd, plain: build-cases.sh), the
 #                                library placed PLACE (random: where mmap
 #                                puts it; congruent: its code congruent
 #                                with the archive modulo H), each from an
 #                                empty, compacted page cache, with the
-#                                disk's read_ahead_kb RA (default: as
-#                                booted): an APK line each
+#                                disk's read_ahead_kb RA ("-" or none: as
+#                                booted), the loader advising the library
+#                                with "advise": an APK line each
 # And three measures of the page cache:
 #   run-cell folios MODE FS      the folio probe (fsfolios.c) on FS's data
 #                                file /mnt/FS/folios.bin, in THP MODE,
@@ -186,13 +190,15 @@ if [ "$1" = pressure ]; then
 	[ "$kind" = dlopen ] && kind=shared prog=probe-dlopen arg=lib
 	dir=/mnt/$3/$(cat /etc/hugetext-cases)/$4/$kind
 	[ -x "$dir/$prog" ] || { echo "PRESSURE error=no-such-case"; exit 2; }
-	ra= how= audit=
+	ra= how= audit= startup= compact=
 	for word in $(echo "${6:-}" | tr , ' '); do
 		case $word in
 		sparse) how=sparse ra=128 ;;
 		ra128) ra=128 ;;
 		hint) audit=hugetext-audit-hint.so ;;
 		audit) audit=hugetext-audit.so ;;
+		verbose) startup=verbose ;;
+		compact) compact=1 ;;
 		*) echo "PRESSURE error=unknown-word-$word"; exit 2 ;;
 		esac
 	done
@@ -203,11 +209,13 @@ if [ "$1" = pressure ]; then
 	fi
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
+	[ -z "$compact" ] || echo 1 >/proc/sys/vm/compact_memory
 	in=$(vmstat pgpgin) maj=$(vmstat pgmajfault) cached=$(cached_kb)
 	buffers=$(buffers_kb)
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	(
 		unset HUGETEXT_STARTUP
+		[ -z "$startup" ] || export HUGETEXT_STARTUP=$startup
 		[ -z "$audit" ] || export LD_AUDIT=$audit
 		exec "$dir/$prog" $arg $how
 	) >/tmp/pressure.out 2>&1
@@ -229,17 +237,17 @@ if [ "$1" = apk ]; then
 	[ -f "$data/apk-$4.apk" ] || { echo "APK error=no-such-archive"; exit 2; }
 	offset=$(cat "$data/apk-$4.offset")
 	ra=
-	if [ -n "${7:-}" ]; then
+	if [ -n "${7:-}" ] && [ "$7" != - ]; then
 		ra=$(disk_ra "$3") || { echo "APK error=no-disk-for-$3"; exit 2; }
 		old_ra=$(cat "$ra")
-		echo "$7" >"$ra"
+		echo "$7" >"$ra" || { echo "APK error=cannot-set-read_ahead_kb"; exit 2; }
 	fi
 	i=0 rc=0
 	while [ $i -lt "$6" ]; do
 		sync
 		echo 3 >/proc/sys/vm/drop_caches
 		echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
-		"$data/apk" "$data/apk-$4.apk" "$offset" "$5" || rc=2
+		"$data/apk" "$data/apk-$4.apk" "$offset" "$5" ${8:+"$8"} || rc=2
 		i=$((i + 1))
 	done
 	[ -z "$ra" ] || echo "$old_ra" >"$ra"

@@ -5,15 +5,19 @@ Usage: userspace.py STOCK OURS
 
 Each file holds the output of the test's vm-run: for each cell a line
 "CELL MODE KIND HOW RA" (HOW: none, hint or audit; RA: the disk's
-read_ahead_kb), then run-cell pressure's PRESSURE line and the probe's
-RESULT line.
+read_ahead_kb), then run-cell pressure's PRESSURE line, what the module
+said (HUGETEXT_STARTUP=verbose) and the probe's RESULT line.
 
 Prints a line per cell: the library's text PMD-mapped on Debian's 7.2
 and on ours, of its size, KiB read from disk by the run and its major
 faults on each, and whether ours read no more than Debian's 7.2 ("no
 more", within 64 KiB: pgpgin also counts what the system reads
-meanwhile; else "MORE").  Exits 1 where a cell lacks its lines or the
-two runs have different cells.
+meanwhile; else "MORE"); for the cells with a module, how much of the
+text it found cached before its first fault, on each (hugetext-audit.so
+says so only where there is some: none said is 0).  Exits 1 where a
+cell lacks its lines, where ld.so did not load the module (it says so,
+or the module did not report its advice), or the two runs have
+different cells.
 """
 
 import re
@@ -28,6 +32,13 @@ def cells(path):
                 key = tuple(line.split()[1:5])
                 order.append(key)
                 out[key] = {}
+            elif "audit interface" in line:
+                sys.exit("%s: %s" % (path, line.strip()))
+            elif order and "MADV_HUGEPAGE on" in line:
+                out[order[-1]]["advised"] = True
+            elif order and "before its first fault" in line:
+                m = re.search(r": (\d+) KiB of its text", line)
+                out[order[-1]]["before_kb"] = int(m.group(1))
             elif order and (line.startswith("PRESSURE ")
                             or line.startswith("RESULT ")):
                 if "error=" in line:
@@ -37,6 +48,9 @@ def cells(path):
     for key in order:
         if "pmd" not in out[key] or "read_kb" not in out[key]:
             sys.exit("%s: cell %s lacks its lines" % (path, " ".join(key)))
+        if key[2] != "none" and not out[key].get("advised"):
+            sys.exit("%s: cell %s: the module did not report its advice"
+                     % (path, " ".join(key)))
     return order, out
 
 
@@ -55,6 +69,10 @@ def main(argv):
                         o["majflt"],
                         "MORE" if o["read_kb"] > s["read_kb"] + 64
                         else "no more")))
+        if key[2] != "none":
+            print("  cached before the text's first fault: Debian's 7.2 %d "
+                  "KiB, ours %d KiB" % (s.get("before_kb", 0),
+                                        o.get("before_kb", 0)))
 
 
 if __name__ == "__main__":
