@@ -4,7 +4,7 @@
 # applied in name order, and the options of a config file set over
 # tinyconfig, everything built in.
 #
-# Usage: testsuite/kernel/build-kernel.sh BUILD_DIR NAME PACKAGE PATCHES CONFIG
+# Usage: testsuite/kernel/build-kernel.sh BUILD_DIR NAME PACKAGE PATCHES CONFIG [ARCH]
 #   NAME     the kernel's name (the build goes to
 #            BUILD_DIR/kernel-matrix/linux-NAME)
 #   PACKAGE  the source package, linux-source-MAJOR.MINOR, or
@@ -12,9 +12,13 @@
 #            of Debian unstable (sid)
 #   PATCHES  a folder of *.patch files (-p1), applied in name order but
 #            0000-cover-letter.patch, the series' cover letter
-#   CONFIG   CONFIG_NAME=y and "# CONFIG_NAME is not set" lines
+#   CONFIG   a file of CONFIG_NAME=y and "# CONFIG_NAME is not set"
+#            lines, or several joined by "+", set in that order
+#   ARCH     the Debian architecture it is for (default amd64): the
+#            arches table's KERNEL says the kernel's ARCH= and image, its
+#            CC the cross compiler (CROSS_COMPILE)
 # PATCHES and CONFIG are relative to testsuite/kernel/.  Prints the path
-# of the bzImage; the file .package beside arch/ says PACKAGE=VERSION.
+# of the image; the file .package beside arch/ says PACKAGE=VERSION.
 #
 # PACKAGE alone: the newest PACKAGE in the host's apt index is
 # downloaded.  PACKAGE=VERSION: exactly VERSION is read from sid through
@@ -37,12 +41,16 @@
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-[ $# -eq 5 ] || {
+[ $# -eq 5 ] || [ $# -eq 6 ] || {
 	sed -n 's/^# Usage: /usage: /p' "$0" >&2
 	exit 2
 }
 build=$(cd "$1" && pwd)
-name=$2 package=$3 patches=$here/$4 config=$here/$5
+name=$2 package=$3 patches=$here/$4 debarch=${6:-amd64}
+configs=
+for c in $(echo "$5" | tr + ' '); do
+	configs="$configs $here/$c"
+done
 cache_root=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}
 cache=$cache_root/kernels
 jobs=${HUGETEXT_JOBS:-$(nproc)}
@@ -57,7 +65,23 @@ esac
 msg() { printf 'build-kernel: %s\n' "$*" >&2; }
 
 [ -d "$patches" ] || { msg "no patches folder $patches"; exit 1; }
-[ -f "$config" ] || { msg "no config file $config"; exit 1; }
+for config in $configs; do
+	[ -f "$config" ] || { msg "no config file $config"; exit 1; }
+done
+# The kernel's ARCH=, its image and the cross compiler, from the arches
+# table.
+kernel=$(python3 "$here/lib/arches.py" arch "$debarch" kernel) ||
+	{ msg "testsuite/kernel/arches has no architecture $debarch"; exit 1; }
+[ "$kernel" != - ] || { msg "testsuite/kernel/arches builds no kernel for $debarch (its KERNEL is -)"; exit 1; }
+karch=${kernel% *} kimage=${kernel#* }
+cc=$(python3 "$here/lib/arches.py" arch "$debarch" cc)
+cross=
+case $cc in
+*-gcc) cross=${cc%gcc} ;;
+cc) ;;
+*) msg "$debarch's compiler $cc cannot build a kernel here"; exit 1 ;;
+esac
+kmake() { make ARCH="$karch" ${cross:+CROSS_COMPILE="$cross"} "$@"; }
 
 die() { msg "error: $*"; exit 1; }
 
@@ -135,13 +159,16 @@ fi
 # config_options: the CONFIG file as scripts/config options.  Only
 # "CONFIG_X=y" and "# CONFIG_X is not set" lines, comments and blank
 # lines may be in it: anything else would be neither applied nor checked.
-bad=$(grep -v -E -e '^CONFIG_[A-Za-z0-9_]+=y$' \
-	-e '^# CONFIG_[A-Za-z0-9_]+ is not set$' -e '^#' -e '^[[:space:]]*$' \
-	"$config" | head -n 1) || :
-[ -z "$bad" ] || { msg "$config: only CONFIG_X=y and '# CONFIG_X is not set' lines are allowed, not: $bad"; exit 1; }
+for config in $configs; do
+	bad=$(grep -v -E -e '^CONFIG_[A-Za-z0-9_]+=y$' \
+		-e '^# CONFIG_[A-Za-z0-9_]+ is not set$' -e '^#' -e '^[[:space:]]*$' \
+		"$config" | head -n 1) || :
+	[ -z "$bad" ] || { msg "$config: only CONFIG_X=y and '# CONFIG_X is not set' lines are allowed, not: $bad"; exit 1; }
+done
+# shellcheck disable=SC2086	# One word a file.
 config_options() {
 	sed -n -e 's/^CONFIG_\([A-Za-z0-9_]*\)=y$/-e \1/p' \
-		-e 's/^# CONFIG_\([A-Za-z0-9_]*\) is not set$/-d \1/p' "$config"
+		-e 's/^# CONFIG_\([A-Za-z0-9_]*\) is not set$/-d \1/p' $configs
 }
 
 # The patches of PATCHES in name order, but the series' cover letter
@@ -160,10 +187,11 @@ patch_files() {
 # this script, which applies them.
 stamp=$( (echo "$deb $sha $base"; for p in $(patch_files); do
 		basename "$p"; sed -n '/^--- /,$p' "$p"; done
-	config_options; cat "$0"; gcc --version | head -n 1
-	ld --version | head -n 1) | md5sum | cut -c1-16)
+	config_options; cat "$0"; echo "$karch $kimage $cross"
+	"${cross}gcc" --version | head -n 1
+	"${cross}ld" --version | head -n 1) | md5sum | cut -c1-16)
 kept=$cache/built/$name/$stamp
-image=arch/x86/boot/bzImage
+image=arch/$karch/boot/$kimage
 if [ "$(cat "$obj/.stamp" 2>/dev/null)" != "$stamp" ] ||
 	[ ! -f "$work/Makefile" ]; then
 	rm -rf "$work" "$obj"
@@ -174,15 +202,15 @@ if [ "$(cat "$obj/.stamp" 2>/dev/null)" != "$stamp" ] ||
 			{ msg "$(basename "$p") does not apply to $package"; exit 1; }
 	done
 	mkdir -p "$obj"
-	make -s -C "$work" O="$obj" "$base" >/dev/null
+	kmake -s -C "$work" O="$obj" "$base" >/dev/null
 	# shellcheck disable=SC2046	# One word an option.
 	"$work/scripts/config" --file "$obj/.config" $(config_options)
-	make -s -C "$work" O="$obj" olddefconfig >/dev/null
+	kmake -s -C "$work" O="$obj" olddefconfig >/dev/null
 	config_options | while read -r op opt; do
 		case $op in
 		-e) grep -q "^CONFIG_$opt=y" "$obj/.config" ;;
 		-d) ! grep -q "^CONFIG_$opt=[ym]" "$obj/.config" ;;
-		esac || { msg "CONFIG_$opt of $config did not hold after olddefconfig"; exit 1; }
+		esac || { msg "CONFIG_$opt of$configs did not hold after olddefconfig"; exit 1; }
 	done || exit 1
 	echo "$stamp" >"$obj/.stamp"
 fi
@@ -192,19 +220,19 @@ echo "$package=$version" >"$obj/.package"
 if [ -f "$kept/ok" ] && cmp -s "$kept/config" "$obj/.config"; then
 	msg "$name: the kernel of this stamp, from the cache ($kept)"
 	mkdir -p "$obj/$(dirname "$image")" "$obj/include/config"
-	cp "$kept/bzImage" "$obj/$image"
+	cp "$kept/image" "$obj/$image"
 	cp "$kept/kernel.release" "$obj/include/config/kernel.release"
 	echo "$obj/$image"
 	exit 0
 fi
-msg "make -j$jobs bzImage (log: $obj/build.log)"
-make -C "$work" O="$obj" -j"$jobs" bzImage >"$obj/build.log" 2>&1 ||
+msg "make -j$jobs $kimage for $karch (log: $obj/build.log)"
+kmake -C "$work" O="$obj" -j"$jobs" "$kimage" >"$obj/build.log" 2>&1 ||
 	{ tail -20 "$obj/build.log" >&2; msg "the kernel build failed"; exit 1; }
 # Into the cache, whole or not at all; the older build of NAME goes.
 rm -rf "${cache:?}/built/$name"
 mkdir -p "$cache/built/$name"
 mkdir -p "$kept.tmp"
-cp "$obj/$image" "$kept.tmp/bzImage"
+cp "$obj/$image" "$kept.tmp/image"
 cp "$obj/.config" "$kept.tmp/config"
 cp "$obj/include/config/kernel.release" "$kept.tmp/kernel.release"
 touch "$kept.tmp/ok"

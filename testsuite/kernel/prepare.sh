@@ -158,7 +158,7 @@ build_kernel() {
 	# shellcheck disable=SC2086	# Split at the commas.
 	set -- $1
 	IFS=$old_ifs
-	image=$(bash "$here/build-kernel.sh" "$build" "$name" "$@") ||
+	image=$(bash "$here/build-kernel.sh" "$build" "$name" "$@" "$arch") ||
 		fail_line "building the kernel failed (see above)"
 	obj=${image%/arch/*}
 	pkg=$(cat "$obj/.package")+$(basename "$2")

@@ -177,8 +177,9 @@ def source_errors(k, here):
                           "(VERSION)" % (package, version))
         if not os.path.isdir(os.path.join(here, patches)):
             errors.append("SOURCE: no folder '%s'" % patches)
-        if not os.path.isfile(os.path.join(here, config)):
-            errors.append("SOURCE: no file '%s'" % config)
+        for c in config.split("+"):
+            if not os.path.isfile(os.path.join(here, c)):
+                errors.append("SOURCE: no file '%s'" % c)
         return errors, True
     return ["SOURCE '%s': deb:REGEX, sid:RELEASE=VERSION or "
             "build:PACKAGE[=VERSION],PATCHES,CONFIG" % k["source"]], True
