@@ -34,30 +34,26 @@ the code congruent with the archive.  Then, per group:
 Exits 1 where a file lacks a group or a group its launches.
 """
 
-import re
 import statistics
 import sys
+
+from sections import fields, sections
 
 FIELDS = ("load_kb", "outside_kb", "read_kb", "majflt", "load_ms", "load_ios",
           "app_ms", "app_ios", "pmd_kb")
 
 
 def groups(path):
-    out, order = {}, []
-    with open(path) as f:
-        for line in f:
-            if line.startswith("GROUP "):
-                key = tuple(line.split()[1:6])
-                order.append(key)
-                out[key] = []
-            elif line.startswith("APK error") or line.startswith("APK:"):
-                sys.exit("%s: %s" % (path, line.strip()))
-            elif line.startswith("APK ") and order:
-                out[order[-1]].append(
-                    {k: int(v) for k, v in re.findall(r"(\w+)=(-?\d+)", line)})
-    for key in order:
-        if not out[key]:
+    order, out = [], {}
+    for key, lines in sections(path, "GROUP", 5):
+        if any(l.startswith("APK error") for l in lines):
+            sys.exit("%s: %s" % (path, [l for l in lines
+                                        if l.startswith("APK error")][0]))
+        launches = [fields(l) for l in lines if l.startswith("APK ")]
+        if not launches:
             sys.exit("%s: group %s has no launches" % (path, " ".join(key)))
+        order.append(key)
+        out[key] = launches
     return order, out
 
 

@@ -23,34 +23,30 @@ different cells.
 import re
 import sys
 
+from sections import fields, sections
+
 
 def cells(path):
-    out, order = {}, []
-    with open(path) as f:
-        for line in f:
-            if line.startswith("CELL "):
-                key = tuple(line.split()[1:5])
-                order.append(key)
-                out[key] = {}
-            elif "audit interface" in line:
+    order, out = [], {}
+    for key, lines in sections(path, "CELL", 4):
+        cell = {}
+        for line in lines:
+            if "audit interface" in line or "error=" in line:
                 sys.exit("%s: %s" % (path, line.strip()))
-            elif order and "MADV_HUGEPAGE on" in line:
-                out[order[-1]]["advised"] = True
-            elif order and "before its first fault" in line:
+            if "MADV_HUGEPAGE on" in line:
+                cell["advised"] = True
+            elif "before its first fault" in line:
                 m = re.search(r": (\d+) KiB of its text", line)
-                out[order[-1]]["before_kb"] = int(m.group(1))
-            elif order and (line.startswith("PRESSURE ")
-                            or line.startswith("RESULT ")):
-                if "error=" in line:
-                    sys.exit("%s: %s" % (path, line.strip()))
-                out[order[-1]].update(
-                    {k: int(v) for k, v in re.findall(r"(\w+)=(-?\d+)", line)})
-    for key in order:
-        if "pmd" not in out[key] or "read_kb" not in out[key]:
+                cell["before_kb"] = int(m.group(1))
+            elif line.startswith(("PRESSURE ", "RESULT ")):
+                cell.update(fields(line))
+        if "pmd" not in cell or "read_kb" not in cell:
             sys.exit("%s: cell %s lacks its lines" % (path, " ".join(key)))
-        if key[2] != "none" and not out[key].get("advised"):
+        if key[2] != "none" and not cell.get("advised"):
             sys.exit("%s: cell %s: the module did not report its advice"
                      % (path, " ".join(key)))
+        order.append(key)
+        out[key] = cell
     return order, out
 
 
