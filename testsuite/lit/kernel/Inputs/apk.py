@@ -37,7 +37,7 @@ Exits 1 where a file lacks a group or a group its launches.
 import statistics
 import sys
 
-from sections import fields, sections
+from sections import fields, paired, sections
 
 FIELDS = ("load_kb", "outside_kb", "read_kb", "majflt", "load_ms", "load_ios",
           "app_ms", "app_ios", "pmd_kb")
@@ -77,10 +77,7 @@ def row(name, launches):
 
 
 def main(argv):
-    order, stock = groups(argv[1])
-    order_ours, ours = groups(argv[2])
-    if order != order_ours:
-        sys.exit("the two runs have different groups")
+    order, stock, ours = paired(groups, argv[1], argv[2])
     for key in order:
         s, o = stock[key], ours[key]
         print("%s %s %s %s read_ahead_kb=%s" % key)

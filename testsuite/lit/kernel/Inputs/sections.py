@@ -25,3 +25,15 @@ def sections(path, marker, width):
     if not out:
         sys.exit("%s: no %s line" % (path, marker))
     return out
+
+
+def paired(read, stock_path, ours_path):
+    """READ (a function of a path returning (keys in order, {key: ...}))
+    of Debian's 7.2's file and of ours: (keys, stock's, ours').  Exits 1
+    where the two have different keys."""
+    order, stock = read(stock_path)
+    order_ours, ours = read(ours_path)
+    if order != order_ours:
+        sys.exit("%s and %s have different sections" % (stock_path,
+                                                        ours_path))
+    return order, stock, ours

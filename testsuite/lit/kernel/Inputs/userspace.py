@@ -23,7 +23,7 @@ different cells.
 import re
 import sys
 
-from sections import fields, sections
+from sections import fields, paired, sections
 
 
 def cells(path):
@@ -51,10 +51,7 @@ def cells(path):
 
 
 def main(argv):
-    order, stock = cells(argv[1])
-    order_ours, ours = cells(argv[2])
-    if order != order_ours:
-        sys.exit("the two runs have different cells")
+    order, stock, ours = paired(cells, argv[1], argv[2])
     for key in order:
         s, o = stock[key], ours[key]
         print("%s %s %s read_ahead_kb=%s: Debian's 7.2 %d of %d KiB "
