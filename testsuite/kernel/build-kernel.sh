@@ -1,8 +1,8 @@
 #!/bin/bash
 # Build one of the kernel matrix's own kernels (a "build:" line of the
 # kernels file): a Debian linux-source package, the patches of a folder
-# applied in name order, and the options of a config file set over
-# tinyconfig, everything built in.
+# applied in name order, and the options of one or more config files set
+# over tinyconfig, everything built in.
 #
 # Usage: testsuite/kernel/build-kernel.sh BUILD_DIR NAME PACKAGE PATCHES CONFIG [ARCH]
 #   NAME     the kernel's name (the build goes to
@@ -81,7 +81,15 @@ case $cc in
 cc) ;;
 *) msg "$debarch's compiler $cc cannot build a kernel here"; exit 1 ;;
 esac
-kmake() { make ARCH="$karch" ${cross:+CROSS_COMPILE="$cross"} "$@"; }
+# CROSS_COMPILE always given, empty for a native build: one exported in
+# the caller's environment does not leak in.
+kmake() { make ARCH="$karch" CROSS_COMPILE="$cross" "$@"; }
+# The Debian package and version of an installed command, for the stamp.
+package_of() {
+	local f
+	f=$(readlink -f "$(command -v "$1")") || return 0
+	dpkg-query -W "$(dpkg -S "$f" 2>/dev/null | cut -d: -f1 | head -n 1)" 2>/dev/null || :
+}
 
 die() { msg "error: $*"; exit 1; }
 
@@ -156,9 +164,12 @@ if [ "$(cat "$src.ok" 2>/dev/null)" != "$deb" ]; then
 	echo "$deb" >"$src.ok"
 fi
 
-# config_options: the CONFIG file as scripts/config options.  Only
-# "CONFIG_X=y" and "# CONFIG_X is not set" lines, comments and blank
-# lines may be in it: anything else would be neither applied nor checked.
+# config_options: the CONFIG files as scripts/config options, in order.
+# Only "CONFIG_X=y" and "# CONFIG_X is not set" lines, comments and blank
+# lines may be in them: anything else would be neither applied nor
+# checked.  A later file's line for an option overrides an earlier one's
+# (scripts/config applies them in order); final_options is what must
+# hold: each option's last word, and the file it is in.
 for config in $configs; do
 	bad=$(grep -v -E -e '^CONFIG_[A-Za-z0-9_]+=y$' \
 		-e '^# CONFIG_[A-Za-z0-9_]+ is not set$' -e '^#' -e '^[[:space:]]*$' \
@@ -169,6 +180,15 @@ done
 config_options() {
 	sed -n -e 's/^CONFIG_\([A-Za-z0-9_]*\)=y$/-e \1/p' \
 		-e 's/^# CONFIG_\([A-Za-z0-9_]*\) is not set$/-d \1/p' $configs
+}
+# shellcheck disable=SC2086	# One word a file.
+final_options() {
+	for config in $configs; do
+		sed -n -e "s|^CONFIG_\([A-Za-z0-9_]*\)=y\$|-e \1 $config|p" \
+			-e "s|^# CONFIG_\([A-Za-z0-9_]*\) is not set\$|-d \1 $config|p" \
+			"$config"
+	done | awk '{ last[$2] = $0; if (!($2 in seen)) { seen[$2] = 1; order[n++] = $2 } }
+		END { for (i = 0; i < n; i++) print last[order[i]] }'
 }
 
 # The patches of PATCHES in name order, but the series' cover letter
@@ -183,13 +203,16 @@ patch_files() {
 # A working tree of hard links, patched, and a configuration, both made
 # again when the stamp changes: the source package, the base
 # configuration, the patches by name and diff (from the first "--- "
-# line: a commit message does not go into the kernel), the options, and
-# this script, which applies them.
+# line: a commit message does not go into the kernel), the options, the
+# architecture, the compilers' and binutils' packages (the host's gcc
+# builds the kernel's host tools), and this script, which applies them.
 stamp=$( (echo "$deb $sha $base"; for p in $(patch_files); do
 		basename "$p"; sed -n '/^--- /,$p' "$p"; done
 	config_options; cat "$0"; echo "$karch $kimage $cross"
-	"${cross}gcc" --version | head -n 1
-	"${cross}ld" --version | head -n 1) | md5sum | cut -c1-16)
+	for c in "${cross}gcc" "${cross}ld" gcc; do
+		"$c" --version | head -n 1
+		package_of "$c"
+	done) | md5sum | cut -c1-16)
 kept=$cache/built/$name/$stamp
 image=arch/$karch/boot/$kimage
 if [ "$(cat "$obj/.stamp" 2>/dev/null)" != "$stamp" ] ||
@@ -206,35 +229,51 @@ if [ "$(cat "$obj/.stamp" 2>/dev/null)" != "$stamp" ] ||
 	# shellcheck disable=SC2046	# One word an option.
 	"$work/scripts/config" --file "$obj/.config" $(config_options)
 	kmake -s -C "$work" O="$obj" olddefconfig >/dev/null
-	config_options | while read -r op opt; do
+	final_options | while read -r op opt file; do
 		case $op in
 		-e) grep -q "^CONFIG_$opt=y" "$obj/.config" ;;
 		-d) ! grep -q "^CONFIG_$opt=[ym]" "$obj/.config" ;;
-		esac || { msg "CONFIG_$opt of$configs did not hold after olddefconfig"; exit 1; }
+		esac || { msg "CONFIG_$opt of $file did not hold after olddefconfig for $karch"; exit 1; }
 	done || exit 1
 	echo "$stamp" >"$obj/.stamp"
 fi
 echo "$package=$version" >"$obj/.package"
-# A kept kernel whose configuration is not the one made here (it cannot
-# be, with the same stamp) is built again.
+# A kept kernel whose configuration is not the one made here is built
+# again.  Readers share the lock of NAME's kept builds, the writer has
+# it alone; a copy goes to a temporary name first, then is renamed.
+lock=$cache/built/$name.lock
+mkdir -p "$cache/built"
+exec 9>"$lock"
+flock -s 9
 if [ -f "$kept/ok" ] && cmp -s "$kept/config" "$obj/.config"; then
 	msg "$name: the kernel of this stamp, from the cache ($kept)"
 	mkdir -p "$obj/$(dirname "$image")" "$obj/include/config"
-	cp "$kept/image" "$obj/$image"
+	cp "$kept/image" "$obj/$image.new"
+	mv "$obj/$image.new" "$obj/$image"
 	cp "$kept/kernel.release" "$obj/include/config/kernel.release"
 	echo "$obj/$image"
 	exit 0
 fi
+flock -u 9
 msg "make -j$jobs $kimage for $karch (log: $obj/build.log)"
 kmake -C "$work" O="$obj" -j"$jobs" "$kimage" >"$obj/build.log" 2>&1 ||
 	{ tail -20 "$obj/build.log" >&2; msg "the kernel build failed"; exit 1; }
-# Into the cache, whole or not at all; the older build of NAME goes.
-rm -rf "${cache:?}/built/$name"
-mkdir -p "$cache/built/$name"
-mkdir -p "$kept.tmp"
-cp "$obj/$image" "$kept.tmp/image"
-cp "$obj/.config" "$kept.tmp/config"
-cp "$obj/include/config/kernel.release" "$kept.tmp/kernel.release"
-touch "$kept.tmp/ok"
-mv "$kept.tmp" "$kept"
+# Into the cache, whole or not at all, the other stamps of NAME dropped;
+# a failure to keep it costs the next run a build, not this one.
+keep() {
+	local tmp old
+	flock 9
+	tmp=$(mktemp -d "$cache/built/.$name.XXXXXX") &&
+		cp "$obj/$image" "$tmp/image" &&
+		cp "$obj/.config" "$tmp/config" &&
+		cp "$obj/include/config/kernel.release" "$tmp/kernel.release" &&
+		touch "$tmp/ok" || return 1
+	mkdir -p "$cache/built/$name"
+	rm -rf "$kept"
+	mv -T "$tmp" "$kept" || return 1
+	for old in "$cache/built/${name:?}"/*; do
+		[ "$old" = "$kept" ] || rm -rf "$old"
+	done
+}
+keep || msg "could not keep the kernel in $cache/built/$name (the next run builds it again)"
 echo "$obj/$image"

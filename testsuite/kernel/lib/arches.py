@@ -51,6 +51,10 @@ def load(path=TABLE):
                 raise Bad(where + "%s wants %d columns: %s" %
                           (kind, len(columns), " | ".join(columns)))
             row = dict(zip(columns, fields))
+            if kind == "arch" and row["kernel"] != "-" and \
+                    len(row["kernel"].split(" ")) != 2:
+                raise Bad(where + "KERNEL is '-' or 'ARCH IMAGE' (one "
+                          "blank between)")
             table = arches if kind == "arch" else trees
             if row["name"] in table:
                 raise Bad(where + "%s %s twice" % (kind, row["name"]))

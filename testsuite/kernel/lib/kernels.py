@@ -180,6 +180,11 @@ def source_errors(k, here):
         for c in config.split("+"):
             if not os.path.isfile(os.path.join(here, c)):
                 errors.append("SOURCE: no file '%s'" % c)
+        if k["arch"] in arches.load()[0] and \
+                arches.load()[0][k["arch"]]["kernel"] == "-":
+            errors.append("SOURCE: build: for %s, whose KERNEL in "
+                          "testsuite/kernel/arches is '-' (no kernel is "
+                          "built for it)" % k["arch"])
         return errors, True
     return ["SOURCE '%s': deb:REGEX, sid:RELEASE=VERSION or "
             "build:PACKAGE[=VERSION],PATCHES,CONFIG" % k["source"]], True
