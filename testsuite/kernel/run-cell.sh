@@ -235,6 +235,9 @@ if [ "$1" = apk ]; then
 		{ echo "APK error=no-thp"; exit 2; }
 	data=/mnt/$3/$(cat /etc/hugetext-cases)/data
 	[ -f "$data/apk-$4.apk" ] || { echo "APK error=no-such-archive"; exit 2; }
+	case ${6:-} in
+	'' | *[!0-9]*) echo "APK error=N-is-not-a-number: '${6:-}'"; exit 2 ;;
+	esac
 	offset=$(cat "$data/apk-$4.offset")
 	ra=
 	if [ -n "${7:-}" ] && [ "$7" != - ]; then
@@ -266,6 +269,9 @@ if [ "$1" = place ]; then
 	nothp-a) wrap="$tree/data/nothp -a" ;;
 	esac
 	[ -x "$dir/$prog" ] || { echo "PLACE error=no-such-case"; exit 2; }
+	case ${6:-} in
+	'' | *[!0-9]*) echo "PLACE error=N-is-not-a-number: '${6:-}'"; exit 2 ;;
+	esac
 	h=$(cat /sys/kernel/mm/transparent_hugepage/hpage_pmd_size)
 	i=0 aligned=0
 	: >/tmp/place
