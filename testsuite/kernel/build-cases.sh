@@ -131,20 +131,22 @@ cross_build() {
 	ln -sfn "$build/lib/hugetext.so" "$1/lib/hugetext.so"
 }
 
-# apk_archive LIB OUT: OUT.apk, an archive that holds the shared library
-# LIB with 4 MiB of other data after it and before it as much as puts
-# the library's code segment at a multiple of 2 MiB (4 MiB less the
-# segment's offset modulo 2 MiB); the library's offset in OUT.offset.
+# apk_archive LIB OUT H: OUT.apk, an archive that holds the shared
+# library LIB with 4 MiB of other data after it and before it as much as
+# puts the library's code segment at a multiple of H bytes (4 MiB less
+# the segment's offset modulo H); the library's offset in OUT.offset.
 apk_archive() {
 	text=$(readelf -lW "$1" | awk '$1 == "LOAD" && ($7 ~ /E/ || $8 == "E") { print $2; exit }')
 	[ -n "$text" ] || die "$1 has no code segment"
-	at=$((4 * 1024 * 1024 - text % (2 * 1024 * 1024)))
+	at=$((4 * 1024 * 1024 - text % $3))
+	[ "$at" -gt 0 ] || die "$1: H $3 is too large for a 4 MiB lead in its archive"
 	{
 		yes "hugetext archive data" | head -c "$at"
 		cat "$1"
 		head -c $(((4096 - $(stat -c %s "$1") % 4096) % 4096)) /dev/zero
 		yes "hugetext archive data" | head -c 4M
-	} >"$2.apk"
+	} >"$2.apk.new"
+	mv "$2.apk.new" "$2.apk"
 	echo "$at" >"$2.offset"
 }
 
@@ -231,12 +233,20 @@ echo "$arches" | while read -r arch cc sub cases takes size body; do
 		# (testsuite/lit/kernel/apk.test): the shared library of bfd
 		# and of plain, each stored in an archive of its own with
 		# about 4 MiB of other data before it and 4 MiB after, at an
-		# offset that puts its code segment at a multiple of 2 MiB
-		# (H of these trees); the offset in apk-LIB.offset.
+		# offset that puts its code segment at a multiple of H; the
+		# offset in apk-LIB.offset.
 		$cc -O1 "$here/apk.c" -o "$out/$cases/data/apk"
+		# H of the tree's kernels: lib/machines.def's, through
+		# lib/kernels.py, which matches it to the tree's ARCH and PAGE.
+		h_kib=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import kernels; print(kernels.h_kib(sys.argv[2], sys.argv[3]))' \
+			"$here/lib" "$(python3 "$here/lib/arches.py" tree "$arch" arch)" \
+			"$(python3 "$here/lib/arches.py" tree "$arch" page)")
+		case $h_kib in
+		'' | None) die "no H for the tree $arch in lib/machines.def" ;;
+		esac
 		for p in bfd plain; do
 			apk_archive "$out/$cases/$p/shared/libbig.so" \
-				"$out/$cases/data/apk-$p"
+				"$out/$cases/data/apk-$p" $((h_kib * 1024))
 		done
 	fi
 	rm -rf "$work"
