@@ -8,7 +8,8 @@
 # applies the series with patch -p1 (--baseline: applies nothing, for
 # before/after comparisons), configures and builds it out of tree.
 # --check then runs the test suites of the parts the series changes
-# (lib/dpkg and the dpkg tools' functional tests in src); --check-all
+# (lib/dpkg and the dpkg tools' functional tests in src; the build
+# flags' tests of scripts/t); --check-all
 # runs dpkg's whole "make check", which on Debian 12 has 6 known
 # failures in t/syntax.t and t/taint.t (dselect's Config.pm uses Perl
 # 5.38 syntax; fixed after 1.23.7 upstream), with or without the series.
@@ -134,6 +135,10 @@ changed)
 	rc=0
 	make -C "$build/lib/dpkg" -j"$jobs" check >"$build/check.log" 2>&1 || rc=$?
 	make -C "$build/src" -j"$jobs" check >>"$build/check.log" 2>&1 || rc=$?
+	# 0003: the build flags' tests, Debian's and Ubuntu's vendor.
+	make -C "$build/scripts" check \
+		test_scripts="t/Dpkg_BuildFlags.t t/Dpkg_BuildFlags_Ubuntu.t" \
+		>>"$build/check.log" 2>&1 || rc=$?
 	grep -E '^(Files=|Result:)|tests were (successful|skipped)|tests? failed' \
 		"$build/check.log" >&2 || true
 	[ $rc -eq 0 ] || die "make check failed: see $build/check.log"
