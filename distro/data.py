@@ -77,7 +77,7 @@ def check_package(row, where):
 
 def check_way(row, where, names):
     if row["linker"] not in ("debian", "plugin") and \
-            not row["linker"].startswith("bin:"):
+            not row["linker"].startswith(("bin:", "debs:")):
         raise Bad("%s: unknown LINKER %s" % (where, row["linker"]))
     for column in ("tests", "short"):
         if row[column] not in ("yes", "no"):

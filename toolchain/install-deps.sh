@@ -54,7 +54,9 @@ set -eu
 #   zlib1g-dev and libzstd-dev are above).
 #   zstd: the built toolchain's folders are kept in the cache as
 #   .tar.zst (build-toolchain.sh).
-HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev file
+#   lsb-release: the debian/rules of Debian's binutils package asks
+#   lsb_release for the vendor (debian-binutils/, its lit test).
+HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev lsb-release file
 	m4 bison flex texinfo pkg-config zlib1g-dev libzstd-dev
 	debian-archive-keyring mmdebstrap
 	dejagnu expect tcl bc elfutils

@@ -263,6 +263,8 @@ if os.path.isfile(os.path.join(cache, "llvm", "llvm-%s.ok" %
                                pinned("LLVM_VERSION"))):
     config.available_features.add("llvm-cache")
 config.substitutions.append(("%{hugetext-cache}", cache))
+config.substitutions.append(("%debian-binutils", os.path.join(
+    config.hugetext_source_dir, "debian-binutils", "build.sh")))
 # A cross binutils this build folder built, which the pipeline then keeps
 # in the cache (toolchain/kept-build.test).
 if built("s390x-linux-gnu-ld"):

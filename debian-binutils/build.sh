@@ -1,0 +1,271 @@
+#!/bin/bash
+# Debian's own binutils source package with our series: sid's binutils
+# (the snapshot of toolchain/pins) with bfd-patches/ in its
+# debian/patches and --enable-hugetext behind the package's switch
+# (debian.diff), built with dpkg-buildpackage in a Debian 12 root, the
+# way a toolchain maintainer would build it (docs/distro.md, "Debian's
+# binutils package with the series").
+#
+# Usage: debian-binutils/build.sh [--no-check | --source-only] [BUILD_DIR]
+#
+#   1. The source package.  Debian's mirror serves no source of sid's
+#      binutils snapshot any more; its binary package binutils-source,
+#      which toolchain/build-toolchain.sh fetches into the cache, holds
+#      the snapshot's tree with Debian's patches applied, debian/ and
+#      debian/patches.  The tree is unpatched again (Debian's series
+#      backwards), so that it is the package's upstream tree.
+#   2. Our change to the package: the patches of bfd-patches/series
+#      copied into debian/patches, after Debian's in its series;
+#      debian.diff (debian/rules: the switch); a changelog entry.
+#      Then bookworm.diff, what building sid's package on Debian 12
+#      needs and nothing to do with hugetext.
+#   3. dpkg-buildpackage -B in a bookworm root with the package's build
+#      dependencies (mmdebstrap, in the cache), with DEB_BUILD_OPTIONS
+#      below: the package's own options that leave out what nobody here
+#      installs (the multiarch, hppa64 and cross builds, gold, the PGO
+#      build), nocheck (the whole "make check" is run as step 4's ld
+#      part instead), and "hugetext", the switch.
+#   4. Unless --no-check, ld's test suite in the package's build tree
+#      (make check-ld in builddir-single): it passes with no unexpected
+#      failure.
+# --source-only stops after step 2 (no root needed): the source tree, to
+# read or to build by hand.
+#
+# Output in BUILD_DIR/debian-binutils (BUILD_DIR defaults to "build"):
+# debs/ (the packages; distro/distro-check's "deb" way installs them in
+# its build roots), source/ (the source tree as built, with debian/),
+# build.log, check-ld.log and ld.sum, times (seconds per step), key
+# (what went into debs/: a later run with the same key builds nothing).
+# Exit status 0 when the packages were built (and ld's tests passed), 1
+# when a step failed, 2 on bad usage.  Needs root (mmdebstrap, chroot).
+#
+# Environment: HUGETEXT_CACHE, HUGETEXT_JOBS (parallel=N, default
+# nproc), HUGETEXT_DEBIAN_BINUTILS_OPTIONS (DEB_BUILD_OPTIONS in place
+# of the default below).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd -P)
+REPO=$(dirname "$HERE")
+# shellcheck source=toolchain/pins
+. "$REPO/toolchain/pins"
+
+msg() { printf 'debian-binutils: %s\n' "$*" >&2; }
+die() { msg "error: $*"; exit 1; }
+usage() {
+	sed -n '2,/^set -euo/s/^# \{0,1\}//p' "$0" | sed '$d' >&2
+	exit 2
+}
+
+CHECK=true
+SOURCE_ONLY=false
+BUILD=
+for arg in "$@"; do
+	case $arg in
+	--no-check) CHECK=false ;;
+	--source-only) SOURCE_ONLY=true ;;
+	-h | --help) usage ;;
+	-*) msg "unknown option $arg"; usage ;;
+	*) [ -z "$BUILD" ] || usage; BUILD=$arg ;;
+	esac
+done
+BUILD=${BUILD:-$REPO/build}
+mkdir -p "$BUILD"
+BUILD=$(cd "$BUILD" && pwd -P)
+OUT=$BUILD/debian-binutils
+CACHE=${HUGETEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hugetext}
+JOBS=${HUGETEXT_JOBS:-$(nproc)}
+OPTIONS=${HUGETEXT_DEBIAN_BINUTILS_OPTIONS:-"nomult nohppa nocross nogold nopgo nocheck hugetext parallel=$JOBS"}
+# The package's own build profile that leaves out gprofng's Java part
+# (and so default-jdk-headless, about 200 MB).
+PROFILES=pkg.binutils.nojava
+# The version of our build: Debian's, then ours.
+VERSION=$BINUTILS_DEB_VERSION+hugetext1
+SOURCE_DEB=$CACHE/binutils/${BINUTILS_DEB_PACKAGE}_${BINUTILS_DEB_VERSION}_all.deb
+# Where the source tree is inside the build root.
+GUEST=/build/binutils-$BINUTILS_VERSION_STRING
+
+# shellcheck source=debian-roots/sid-apt.sh
+. "$REPO/debian-roots/sid-apt.sh"
+# shellcheck source=debian-roots/mmdebstrap.sh
+. "$REPO/debian-roots/mmdebstrap.sh"
+
+[ -f "$SOURCE_DEB" ] ||
+	die "no $SOURCE_DEB: toolchain/build-toolchain.sh fetches it (./run build)"
+echo "$BINUTILS_DEB_SHA256  $SOURCE_DEB" | sha256sum --quiet -c - ||
+	die "$SOURCE_DEB is not the binutils-source of toolchain/pins"
+
+TIMES=()
+# step NAME COMMAND...: run COMMAND, note its time.
+step() {
+	local name=$1 t0 t1
+	shift
+	t0=$(date +%s)
+	"$@"
+	t1=$(date +%s)
+	TIMES+=("$name $((t1 - t0))")
+	msg "$name: $((t1 - t0)) s"
+}
+
+# The series' patch files, in order.
+series() {
+	grep -v '^#' "$REPO/bfd-patches/series" | grep .
+}
+
+# What the packages are made of: a new one of these builds again.
+key() {
+	{
+		printf '%s\n' "$OPTIONS" "$PROFILES" "$VERSION"
+		echo "$BINUTILS_DEB_SHA256"
+		(cd "$REPO/bfd-patches" && series | xargs sha256sum)
+		sha256sum "$HERE/debian.diff" "$HERE/bookworm.diff" "$HERE/build.sh"
+	} | sha256sum | cut -c1-16
+}
+
+# source_tree DIR: the package's source tree in DIR (steps 1 and 2).
+source_tree() {
+	local dir=$1 tmp p src
+	tmp=$(mktemp -d "$OUT/.source.XXXXXX")
+	dpkg-deb -x "$SOURCE_DEB" "$tmp/deb"
+	src=$tmp/deb/usr/src/binutils
+	tar -C "$tmp" -xJf "$src/binutils-$BINUTILS_VERSION.tar.xz"
+	mv "$tmp/binutils-$BINUTILS_VERSION" "$tmp/tree"
+	# Debian's patches backwards: the upstream tree, as in the source
+	# package before dpkg-source applies them.
+	grep -v '^#' "$src/patches/series" | grep . | tac | while read -r p; do
+		patch -d "$tmp/tree" -R -p1 -F0 -s --no-backup-if-mismatch \
+			<"$src/patches/$p" ||
+			die "Debian's $p does not come off the binutils-source tree"
+	done
+	cp -a "$src/debian" "$tmp/tree/debian"
+	mkdir "$tmp/tree/debian/patches"
+	cp "$src/patches/"* "$tmp/tree/debian/patches/"
+	# Our change: the series after Debian's patches, the switch, the
+	# changelog entry.
+	for p in $(series); do
+		cp "$REPO/bfd-patches/$p" "$tmp/tree/debian/patches/hugetext-$p"
+		printf 'hugetext-%s\n' "$p" >>"$tmp/tree/debian/patches/series"
+	done
+	patch -d "$tmp/tree" -p1 -F0 -s --no-backup-if-mismatch <"$HERE/debian.diff" ||
+		die "debian.diff does not apply to the package's debian/"
+	changelog_entry "$(dpkg-parsechangelog -l "$tmp/tree/debian/changelog" -S Date)" \
+		>"$tmp/changelog"
+	cat "$tmp/tree/debian/changelog" >>"$tmp/changelog"
+	mv "$tmp/changelog" "$tmp/tree/debian/changelog"
+	# Building on Debian 12.
+	patch -d "$tmp/tree" -p1 -F0 -s --no-backup-if-mismatch <"$HERE/bookworm.diff" ||
+		die "bookworm.diff does not apply to the package's debian/"
+	rm -rf "$dir"
+	mv "$tmp/tree" "$dir"
+	rm -rf "$tmp"
+}
+
+# changelog_entry DATE: our entry, dated DATE (Debian's last one's, so
+# that the same inputs give the same packages).
+changelog_entry() {
+	cat <<EOF
+binutils ($VERSION) unstable; urgency=medium
+
+  * Add -z hugetext (debian/patches/hugetext-*.patch, from hugetext's
+    bfd-patches) and the build option "hugetext", which configures ld
+    with --enable-hugetext (-z hugetext by default); off by default,
+    on for the vendors in hugetext_vendors.
+
+ -- hugetext <hugetext@localhost>  $1
+
+EOF
+}
+
+# build_root: the tarball of a bookworm root with the package's build
+# dependencies (for PROFILES) and nothing of ours; prints its path.
+# shellcheck disable=SC2016 # mmdebstrap's hooks expand "$1", the root
+build_root() {
+	local id tar hooks
+	hooks=(--customize-hook='mkdir -p "$1/srcpkg/debian"'
+		--customize-hook="upload $OUT/source/debian/control /srcpkg/debian/control"
+		--customize-hook="upload $OUT/source/debian/changelog /srcpkg/debian/changelog"
+		--customize-hook="chroot \"\$1\" env DEBIAN_FRONTEND=noninteractive apt-get -y --no-install-recommends -P $PROFILES build-dep /srcpkg"
+		--customize-hook='rm -rf "$1/srcpkg"'
+		--customize-hook='chroot "$1" apt-get clean')
+	id=$({ sha256sum <"$OUT/source/debian/control"
+		printf '%s\n' "${hooks[@]}" "$HOST_SUITE" "$SID_MIRROR"; } |
+		sha256sum | cut -c1-12)
+	tar=$CACHE/debian-binutils/root-$id.tar
+	debian_root "$tar" "the binutils build root" --variant=buildd \
+		--format=tar "${hooks[@]}" "$HOST_SUITE" \
+		"deb [signed-by=$SID_KEYRING] $SID_MIRROR $HOST_SUITE main" \
+		"deb [signed-by=$SID_KEYRING] $SID_MIRROR $HOST_SUITE-updates main"
+	printf '%s\n' "$tar"
+}
+
+# in_root COMMAND...: COMMAND in the build root, in the source tree.
+in_root() {
+	"$REPO/debian-roots/in-root" --writable "$OUT/root" \
+		"$OUT/work=/build" -- /bin/sh -c "cd $GUEST && $*"
+}
+
+# unpack_root: a fresh copy of the build root in OUT/root.
+unpack_root() {
+	local tar
+	tar=$(build_root)
+	rm -rf --one-file-system "$OUT/root"
+	mkdir -p "$OUT/root"
+	tar -C "$OUT/root" -xf "$tar"
+}
+
+build_debs() {
+	unpack_root
+	rm -rf --one-file-system "$OUT/work" "$OUT/debs"
+	mkdir -p "$OUT/work"
+	cp -a "$OUT/source" "$OUT/work/binutils-$BINUTILS_VERSION_STRING"
+	msg "dpkg-buildpackage -B -P$PROFILES, DEB_BUILD_OPTIONS=\"$OPTIONS\" (log: $OUT/build.log)"
+	if ! in_root "DEB_BUILD_OPTIONS='$OPTIONS' dpkg-buildpackage -B -us -uc -P$PROFILES" \
+		>"$OUT/build.log" 2>&1; then
+		tail -n 20 "$OUT/build.log" >&2
+		die "dpkg-buildpackage failed (log: $OUT/build.log)"
+	fi
+	mkdir -p "$OUT/debs.tmp"
+	cp "$OUT/work"/*.deb "$OUT/debs.tmp/"
+	mv "$OUT/debs.tmp" "$OUT/debs"
+}
+
+# ld's tests in the package's build tree; passes with no unexpected
+# failure (nor unresolved test, nor ERROR).
+check_ld() {
+	local sum=$OUT/work/binutils-$BINUTILS_VERSION_STRING/builddir-single/ld/ld.sum
+	msg "make check-ld in builddir-single (log: $OUT/check-ld.log)"
+	in_root "make -C builddir-single -k check-ld" >"$OUT/check-ld.log" 2>&1 || :
+	[ -f "$sum" ] || die "ld's tests wrote no ld.sum (log: $OUT/check-ld.log)"
+	cp "$sum" "$OUT/ld.sum"
+	sed -n '/=== ld Summary ===/,$p' "$OUT/ld.sum" >&2
+	if grep -Eq '^(FAIL|XPASS|UNRESOLVED|ERROR):' "$OUT/ld.sum" ||
+		! grep -q '^# of expected passes' "$OUT/ld.sum"; then
+		grep -E '^(FAIL|XPASS|UNRESOLVED|ERROR):' "$OUT/ld.sum" | head -20 >&2
+		die "ld's tests did not pass (see $OUT/ld.sum)"
+	fi
+}
+
+mkdir -p "$OUT" "$CACHE/debian-binutils"
+if $SOURCE_ONLY; then
+	source_tree "$OUT/source"
+	printf '%s\n' "$OUT/source"
+	exit 0
+fi
+[ "$(id -u)" -eq 0 ] || die "needs root (mmdebstrap, chroot)"
+key=$(key)
+if [ "$(cat "$OUT/key" 2>/dev/null)" = "$key" ] && [ -d "$OUT/debs" ]; then
+	msg "built before with the same inputs (key $key): $OUT/debs"
+else
+	rm -f "$OUT/key" "$OUT/ld.sum" "$OUT/times"
+	step "source package" source_tree "$OUT/source"
+	step "dpkg-buildpackage" build_debs
+	printf '%s\n' "$key" >"$OUT/key"
+fi
+if $CHECK && [ ! -f "$OUT/ld.sum" ]; then
+	[ -d "$OUT/work/binutils-$BINUTILS_VERSION_STRING/builddir-single" ] ||
+		die "no build tree in $OUT/work to test: remove $OUT/key and run again"
+	[ -d "$OUT/root/usr" ] || unpack_root
+	step "check-ld" check_ld
+fi
+rm -rf --one-file-system "$OUT/root"
+[ "${#TIMES[@]}" -eq 0 ] || printf '%s\n' "${TIMES[@]}" >>"$OUT/times"
+msg "done: $(find "$OUT/debs" -name '*.deb' | wc -l) packages in $OUT/debs"
