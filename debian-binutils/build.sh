@@ -124,6 +124,8 @@ key() {
 # source_tree DIR: the package's source tree in DIR (steps 1 and 2).
 source_tree() {
 	local dir=$1 tmp p src
+	# What a stopped run left.
+	rm -rf "$OUT"/.source.*
 	tmp=$(mktemp -d "$OUT/.source.XXXXXX")
 	dpkg-deb -x "$SOURCE_DEB" "$tmp/deb"
 	src=$tmp/deb/usr/src/binutils
