@@ -276,14 +276,20 @@ default_check() {
 # ld's tests in the package's build tree, as the package runs its check
 # (MAKE with VERSION=-system); they pass with no FAIL, XPASS,
 # UNRESOLVED or ERROR.  ld.sum and the verdict (check) are written only
-# then.
+# then.  dpkg-buildpackage's last step took the patches off the tree
+# again (dpkg-source --after-build), Debian's test changes and the
+# series' tests with them: they go back on first (make does not build
+# anything again: the check runs the ld that was built).
 check_ld() {
 	local sum=$OUT/work/binutils-$BINUTILS_VERSION_STRING/builddir-single/ld/ld.sum
 	msg "make check-ld in builddir-single (log: $OUT/check-ld.log)"
 	rm -f "$sum"
-	in_root "env MAKE='make VERSION=-system' make -C builddir-single -k check-ld" \
+	in_root "dpkg-source --before-build . && ls ld/testsuite/ld-elf/hugetext-*.d >/dev/null &&
+		env MAKE='make VERSION=-system' make -C builddir-single -k check-ld" \
 		>"$OUT/check-ld.log" 2>&1 || :
 	[ -f "$sum" ] || die "ld's tests wrote no ld.sum (log: $OUT/check-ld.log)"
+	grep -q 'hugetext' "$sum" ||
+		die "ld's tests ran none of the series' tests (log: $OUT/check-ld.log)"
 	sed -n '/=== ld Summary ===/,$p' "$sum" >&2
 	if grep -Eq '^(FAIL|XPASS|UNRESOLVED|ERROR):' "$sum" ||
 		! grep -q '^# of expected passes' "$sum"; then
