@@ -25,7 +25,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
-#include "hugetext/smaps.h"
+#include "anon-huge.h"
 #include "bench.h"
 
 #define REGION (256ul << 20)
@@ -33,32 +33,6 @@
 #define MAX_ROUNDS 99
 
 extern char **environ;
-
-struct huge_query
-{
-  uint64_t start, anon_huge;
-};
-
-static int
-find_region (void *ctx, const struct ht_mapping *m)
-{
-  struct huge_query *q = ctx;
-  if (m->start <= q->start && q->start < m->end)
-    q->anon_huge = m->anon_huge;
-  return 0;
-}
-
-/* Bytes of P's mapping in anonymous huge pages, or -1.  */
-static long
-anon_huge_bytes (const char *p)
-{
-  struct huge_query q = { (uintptr_t) p, 0 };
-  char err[HT_ERRLEN];
-
-  if (ht_smaps_read (0, find_region, &q, NULL, err) != 0)
-    return -1;
-  return q.anon_huge;
-}
 
 /* Microseconds per 4 KiB of a first touch of REGION advised ADVICE;
    negative if the region cannot be had, or if MADV_HUGEPAGE got less
@@ -80,7 +54,7 @@ touch_us (int advice)
   for (size_t i = 0; i < REGION; i += PAGE)
     p[i] = 1;
   double t1 = bench_seconds ();
-  huge = anon_huge_bytes (p);
+  huge = bench_anon_huge_bytes (p);
   munmap (p, REGION);
   if (advice == MADV_HUGEPAGE && huge < (long) (REGION / 2))
     return -1;

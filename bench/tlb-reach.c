@@ -33,39 +33,13 @@
 
 #include "hugetext/machine.h"
 #include "hugetext/size.h"
-#include "hugetext/smaps.h"
+#include "anon-huge.h"
 #include "bench.h"
 
 #define REGION (64ul << 20)
 #define PAGE 4096ul
 #define PAGES (REGION / PAGE)
 #define STEPS (PAGES * 64)
-
-struct huge_query
-{
-  uint64_t start, anon_huge;
-};
-
-static int
-find_region (void *ctx, const struct ht_mapping *m)
-{
-  struct huge_query *q = ctx;
-  if (m->start <= q->start && q->start < m->end)
-    q->anon_huge = m->anon_huge;
-  return 0;
-}
-
-/* Bytes of [P, P + REGION) in anonymous huge pages, or -1.  */
-static long
-anon_huge_bytes (const char *p)
-{
-  struct huge_query q = { (uintptr_t) p, 0 };
-  char err[HT_ERRLEN];
-
-  if (ht_smaps_read (0, find_region, &q, NULL, err) != 0)
-    return -1;
-  return q.anon_huge;
-}
 
 /* Where the chain keeps line I: one line in each page, a different
    line in each, so that lines do not pile up in one cache set; or, with
@@ -149,8 +123,8 @@ main (int argc, char **argv)
       perror ("tlb-reach: mmap");
       return 1;
     }
-  long small_huge = anon_huge_bytes (small);
-  long huge_huge = anon_huge_bytes (huge);
+  long small_huge = bench_anon_huge_bytes (small);
+  long huge_huge = bench_anon_huge_bytes (huge);
 
   double d[100], s[100], h[100];
   for (long r = 0; r < rounds; r++)
