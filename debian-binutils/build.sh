@@ -93,10 +93,9 @@ PROFILES=pkg.binutils.nojava
 # The version of our build: Debian's, then ours.
 VERSION=$BINUTILS_DEB_VERSION+hugetext1
 SOURCE_DEB=$CACHE/binutils/${BINUTILS_DEB_PACKAGE}_${BINUTILS_DEB_VERSION}_all.deb
-# Where the source tree is inside the build root, and who builds there
-# (not root, as on Debian's buildds).
+# Where the source tree is inside the build root (BUILDER_UID, who
+# builds there, is debian-roots/mmdebstrap.sh's).
 GUEST=/build/binutils-$BINUTILS_VERSION_STRING
-BUILDER_UID=2000
 
 # shellcheck source=debian-roots/sid-apt.sh
 . "$REPO/debian-roots/sid-apt.sh"

@@ -3,7 +3,12 @@
 # keep roots in the cache (distro/distro-check's build and install roots,
 # package/install-test's root, the kernel matrix's sid-qemu), which
 # provide msg and die.
-#
+
+# The user who builds in a build root (distro/distro-check's roots,
+# debian-binutils/build.sh's): not root, as on Debian's buildds
+# (PostgreSQL's tests refuse to run as root).
+BUILDER_UID=2000
+
 # debian_root TARGET WHAT ARG...: unless TARGET exists, run mmdebstrap
 # with ARGs, which are its options (each one word, --name=value), the
 # suite and the mirrors, TARGET going after the suite; WHAT names the
