@@ -7,6 +7,7 @@
 # The user who builds in a build root (distro/distro-check's roots,
 # debian-binutils/build.sh's): not root, as on Debian's buildds
 # (PostgreSQL's tests refuse to run as root).
+# shellcheck disable=SC2034 # read by the scripts that source this file
 BUILDER_UID=2000
 
 # debian_root TARGET WHAT ARG...: unless TARGET exists, run mmdebstrap
@@ -16,11 +17,20 @@ BUILDER_UID=2000
 # hooks' mounts vanish with it), with no descriptor but 0, 1 and 2, and
 # writes TARGET.tmp and renames it, so a failed run leaves no TARGET
 # behind; its output goes to TARGET.log, the end of which is shown when
-# it fails.
+# it fails.  Two runs that want the same TARGET at once (two builds of
+# debian-binutils/build.sh, distro-check's ways) make it once: the
+# second waits on TARGET.lock for the first.
 debian_root() {
-	local target=$1 what=$2 args=() seen=false a fd
+	local target=$1 what=$2 args=() seen=false a fd lock
 	shift 2
 	[ ! -e "$target" ] || return 0
+	mkdir -p "$(dirname "$target")"
+	exec {lock}>"$target.lock"
+	flock "$lock"
+	if [ -e "$target" ]; then
+		exec {lock}>&-
+		return 0
+	fi
 	for a in "$@"; do
 		args+=("$a")
 		if ! $seen && [ "${a#-}" = "$a" ]; then
@@ -29,7 +39,6 @@ debian_root() {
 		fi
 	done
 	$seen || die "debian_root: no suite among the arguments for $what"
-	mkdir -p "$(dirname "$target")"
 	msg "making $what (mmdebstrap; log: $target.log)"
 	rm -rf "$target.tmp"
 	# Only descriptors 0, 1 and 2 go with it: mmdebstrap hands apt a hook
@@ -46,4 +55,5 @@ debian_root() {
 		die "mmdebstrap of $what failed (log: $target.log)"
 	fi
 	mv "$target.tmp" "$target"
+	exec {lock}>&-
 }
