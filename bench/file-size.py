@@ -29,7 +29,7 @@ import os
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(TOP, "testsuite", "lib"))
+sys.path.insert(0, os.path.join(TOP, "tables"))
 import cross  # noqa: E402
 import machines  # noqa: E402
 

@@ -84,7 +84,7 @@ got=${got%%$'\n'*}
 	die "gcc ${driver_flags[*]} runs '$got', not $ld ('$ld_version')"
 
 # H, x86-64's huge page (lib/machines.def), as max-page-size takes it.
-h_kib=$(python3 "$top/testsuite/lib/machines.py" h_kib x86-64) ||
+h_kib=$(python3 "$top/tables/machines.py" h_kib x86-64) ||
 	die "lib/machines.def gives no H for x86-64"
 h=$(printf '%#x' $((h_kib * 1024)))
 ways=(

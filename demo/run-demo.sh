@@ -16,7 +16,7 @@ bin=$build/bin
 work=$build/demo
 hugetext=$bin/hugetext
 # H of the machine the demo runs on (x86-64), from lib/machines.def.
-H_KB=$(python3 "$top/testsuite/lib/machines.py" h_kib x86-64)
+H_KB=$(python3 "$top/tables/machines.py" h_kib x86-64)
 
 say() { printf '%s\n' "$*"; }
 die() { say "demo: error: $*" >&2; exit 1; }

@@ -73,7 +73,7 @@ KIND_FLAGS = {"pie": ["-pie"], "exec": ["-no-pie"], "static": ["-static"],
 KINDS = tuple(KIND_FLAGS)
 # The kernel matrix's case trees (testsuite/kernel/arches).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)),
-                                "..", "testsuite", "kernel", "lib"))
+                                "..", "tables"))
 import arches  # noqa: E402
 ARCHES = tuple(arches.load()[1])
 SETS = ("matrix", "bench", "demo")

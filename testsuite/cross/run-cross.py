@@ -36,7 +36,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(TOP, "testsuite", "lib"))
+sys.path.insert(0, os.path.join(TOP, "tables"))
 sys.path.insert(0, os.path.join(TOP, "producers"))
 import cross  # noqa: E402
 import producer as producer_table  # noqa: E402  (the output kinds' flags)

@@ -58,13 +58,13 @@ die() { echo "build-cases: $*" >&2; exit 1; }
 # the producers' build folder (under BUILD_DIR), the case tree's folder
 # (under OUT), the output kinds it takes ("all": every kind of each
 # producer) and the size of the test program's code (big-text.s's .skip).
-arches=$(python3 "$here/lib/arches.py" cases) ||
+arches=$(python3 "$here/../../tables/arches.py" cases) ||
 	die "testsuite/kernel/arches cannot be read"
 # The case trees of the kernels of OUT/kernels (NAME ARCH PAGE), amd64's
 # where it lists none.
 want=$(awk '{ print $2, ($3 == "" ? "4k" : $3) }' "$out/kernels" 2>/dev/null |
 	sort -u | while read -r arch page; do
-		python3 "$here/lib/arches.py" tree-of "$arch" "$page" ||
+		python3 "$here/../../tables/arches.py" tree-of "$arch" "$page" ||
 			die "no case tree for $arch with $page pages (testsuite/kernel/arches)"
 	done)
 want=" $(echo ${want:-amd64}) "
@@ -237,10 +237,10 @@ echo "$arches" | while read -r arch cc sub cases takes size body; do
 		# offset in apk-LIB.offset.
 		$cc -O1 "$here/apk.c" -o "$out/$cases/data/apk"
 		# H of the tree's kernels: lib/machines.def's, through
-		# lib/kernels.py, which matches it to the tree's ARCH and PAGE.
+		# tables/kernels.py, which matches it to the tree's ARCH and PAGE.
 		h_kib=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import kernels; print(kernels.h_kib(sys.argv[2], sys.argv[3]))' \
-			"$here/lib" "$(python3 "$here/lib/arches.py" tree "$arch" arch)" \
-			"$(python3 "$here/lib/arches.py" tree "$arch" page)")
+			"$top/tables" "$(python3 "$here/../../tables/arches.py" tree "$arch" arch)" \
+			"$(python3 "$here/../../tables/arches.py" tree "$arch" page)")
 		case $h_kib in
 		'' | None) die "no H for the tree $arch in lib/machines.def" ;;
 		esac

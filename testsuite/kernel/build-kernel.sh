@@ -70,11 +70,11 @@ for config in $configs; do
 done
 # The kernel's ARCH=, its image and the cross compiler, from the arches
 # table.
-kernel=$(python3 "$here/lib/arches.py" arch "$debarch" kernel) ||
+kernel=$(python3 "$here/../../tables/arches.py" arch "$debarch" kernel) ||
 	{ msg "testsuite/kernel/arches has no architecture $debarch"; exit 1; }
 [ "$kernel" != - ] || { msg "testsuite/kernel/arches builds no kernel for $debarch (its KERNEL is -)"; exit 1; }
 karch=${kernel% *} kimage=${kernel#* }
-cc=$(python3 "$here/lib/arches.py" arch "$debarch" cc)
+cc=$(python3 "$here/../../tables/arches.py" arch "$debarch" cc)
 cross=
 case $cc in
 *-gcc) cross=${cc%gcc} ;;

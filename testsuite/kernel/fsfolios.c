@@ -1,7 +1,7 @@
 /* The kernel matrix's folio probe: what readahead of a MADV_HUGEPAGE
    mapping puts in a filesystem's page cache on the running kernel, to be
    held against what lib/filesystems.def says of that filesystem and
-   kernel (testsuite/lib/filesystems.py's readahead_folio).
+   kernel (tables/filesystems.py's readahead_folio).
 
      fsfolios FILE
 

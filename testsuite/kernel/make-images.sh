@@ -44,7 +44,7 @@ die() { msg "error: $*"; exit 1; }
 # and its path in the guest, the folder of the build whose bin/hugetext,
 # lib/libhugetext-startup.so, lib/hugetext-audit.so and its advice-only
 # variant lib/hugetext-audit-hint.so it gets.
-guests=$(python3 "$here/lib/arches.py" guests) ||
+guests=$(python3 "$here/../../tables/arches.py" guests) ||
 	die "testsuite/kernel/arches cannot be read"
 
 # Reading a Debian suite without touching the host's apt state.
@@ -130,7 +130,7 @@ while read -r name arch page _; do
 	modules=$(awk -v n="$name" '$1 == n {print $2}' "$out/modules")
 	line=$(echo "$guests" | awk -v a="$arch" '$1 == a')
 	# The tree of the architecture and page size (build-cases.sh).
-	key=$(python3 "$here/lib/arches.py" tree-of "$arch" "$page") || key=
+	key=$(python3 "$here/../../tables/arches.py" tree-of "$arch" "$page") || key=
 	tree=$(awk -v a="$key" '$1 == a {print $2}' "$out/trees")
 	if [ -z "$line" ] || [ -z "$tree" ] || [ -z "$modules" ]; then
 		die "$name: no guest for architecture '$arch', or no programs, or no modules line"

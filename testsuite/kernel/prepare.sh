@@ -38,7 +38,7 @@ sid_ready=false
 sid_ready() {
 	local a arches
 	$sid_ready && return 0
-	arches=$(python3 "$here/lib/arches.py" arches) ||
+	arches=$(python3 "$here/../../tables/arches.py" arches) ||
 		die "testsuite/kernel/arches cannot be read"
 	sid_apt_init "$cache/sid-apt"
 	for a in $arches; do
@@ -167,7 +167,7 @@ build_kernel() {
 }
 
 # The kernels: every line of the kernels file, checked first.
-entries=$(python3 "$here/lib/kernels.py" list "$list") ||
+entries=$(python3 "$here/../../tables/kernels.py" list "$list") ||
 	{ msg "$list has mistakes (above)"; exit 1; }
 : >"$out/kernels.new"
 : >"$out/modules"
@@ -188,7 +188,7 @@ mv "$out/kernels.new" "$out/kernels"
 # Debian unstable's QEMU, where an architecture of these kernels needs it
 # (testsuite/kernel/arches: QEMU sid:NAME): its root, made once.
 for arch in $(awk '{print $2}' "$out/kernels" | sort -u); do
-	qemu=$(python3 "$here/lib/arches.py" arch "$arch" qemu) ||
+	qemu=$(python3 "$here/../../tables/arches.py" arch "$arch" qemu) ||
 		die "testsuite/kernel/arches has no QEMU for $arch"
 	case $qemu in
 	sid:*) bash "$here/sid-qemu" --prepare >/dev/null; break ;;

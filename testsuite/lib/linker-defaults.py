@@ -19,7 +19,8 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "tables"))
 import machines  # noqa: E402
 
 SOURCE = ".text\n.globl _start\n_start:\n.space 0x3000\n"

@@ -14,8 +14,8 @@ import sys
 import lit.formats
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "lib"))
-import filesystems  # noqa: E402  (testsuite/lib)
+                                "..", "..", "tables"))
+import filesystems  # noqa: E402
 import pins  # noqa: E402
 
 config.name = "hugetext"
@@ -176,7 +176,7 @@ def large_folios(folder):
     MADV_HUGEPAGE readahead: the smallest of the largest folios such
     readahead may bring there, by lib/filesystems.def for this kernel's
     version, its H (hpage_pmd_size), FOLDER's filesystem and its
-    device's read_ahead_kb, is H (testsuite/lib/filesystems.py's
+    device's read_ahead_kb, is H (tables/filesystems.py's
     host_readahead_folio, which testsuite/lit/kernel/host-folios.test
     holds against this kernel)."""
     try:

@@ -8,19 +8,21 @@ of docs/kernel-matrix.md.  The DejaGnu tool (lib/kernel-matrix.exp) asks
 it for its plan and only drives the VMs.
 
 Usage:
-  model.py plan KERNELS     for each kernel, its cells and what each
-                            expects, one line each, fields separated by
-                            tabs:
-                              cell NAME MODE FS PRODUCER KIND METHOD
-                                   ALIGNED COVERAGE WARM_STATUS REASON
-                              khugepaged NAME MODE FS PRODUCER KIND METHOD
-                              expect NAME MODE FS PRODUCER KIND METHOD
-                                   ALIGNED COVERAGE WARM_STATUS REASON
-                              folios NAME MODE FS LOW HIGH READ_AHEAD_KB
-                                   REASON
-                              at SECONDS...
-                              coverage WORD TCL_EXPR WORDS
-                            ("cell": a cell of the matrix, in order;
+  model.py plan KERNELS     for each kernel, its columns, its cells and
+                            what each expects, one Tcl list a line, of
+                            a record's kind, its kernel and its values:
+                              kernel NAME COLUMNS
+                              cell NAME CELL EXPECTATION
+                              khugepaged NAME CELL
+                              expect NAME CELL EXPECTATION
+                              folios NAME {MODE FS LOW HIGH READ_AHEAD_KB
+                                           REASON}
+                              at - {SECONDS...}
+                              coverage WORD {TCL_EXPR WORDS}
+                            ("kernel": the kernel's line of the kernels
+                            file as a Tcl dict of tables/kernels.py's
+                            LISTED columns; "cell": a cell of the matrix,
+                            {MODE FS PRODUCER KIND METHOD}, in order;
                             "khugepaged": a khugepaged cell; "expect":
                             what one of them expects at METHOD
                             khugepaged-Ns; "folios": a folio cell, what
@@ -28,8 +30,6 @@ Usage:
                             from the disk FS in THP MODE and the disk's
                             read_ahead_kb; "coverage": a word of
                             COVERAGES)
-                            (WARM_STATUS: the exit statuses hugetext warm
-                            may have, space-separated, or "-")
   model.py expect KERNELS NAME MODE FS PRODUCER KIND METHOD
                             one cell's expectation, as a Tcl list
 
@@ -44,10 +44,9 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "tables"))
 import arches  # noqa: E402
-import filesystems  # noqa: E402  (testsuite/lib)
+import filesystems  # noqa: E402
 import kernels  # noqa: E402
 
 PRODUCER = os.path.join(HERE, "..", "..", "..", "producers", "producer")
@@ -531,11 +530,20 @@ def folio_cells(k):
 # --- Output -------------------------------------------------------------------
 
 def tcl_word(value):
-    """VALUE as one element of a Tcl list."""
+    """VALUE as one element of a Tcl list: a tuple as a list."""
     text = tcl_list(value) if isinstance(value, tuple) else str(value)
-    if text and not any(c in text for c in ' \t\n{}"\\;$[]'):
+    special = ' \t\n{}"\\;$[]'
+    if text and not any(c in text for c in special):
         return text
-    return "{" + text + "}"
+    depth = 0
+    for c in text:
+        depth += {"{": 1, "}": -1}.get(c, 0)
+        if depth < 0:
+            break
+    if depth == 0 and "\\" not in text:
+        return "{" + text + "}"
+    return "".join("\\n" if c == "\n" else "\\" + c if c in special else c
+                   for c in text)
 
 
 def tcl_list(values):
@@ -552,24 +560,22 @@ def read_kernels(path):
 def plan(path):
     lines = []
     for k in read_kernels(path):
+        name = k["name"]
+        columns = tuple(v for c in kernels.LISTED for v in (c, k[c]))
+        lines.append(tcl_list(("kernel", name, columns)))
         for cell in cells(k):
-            e = expected(k, *cell)
-            status = " ".join(str(s) for s in e[3]) if len(e) > 3 else "-"
-            lines.append("\t".join(("cell", k["name"]) + cell +
-                                   (str(e[0]), e[1], status, e[2])))
+            lines.append(tcl_list(("cell", name, cell,
+                                   expected(k, *cell))))
         for cell in khugepaged_cells(k):
-            lines.append("\t".join(("khugepaged", k["name"]) + cell))
+            lines.append(tcl_list(("khugepaged", name, cell)))
             for at in KHUGEPAGED_AT:
                 c = cell[:4] + ("khugepaged-%ds" % at,)
-                e = expected(k, *c)
-                lines.append("\t".join(("expect", k["name"]) + c +
-                                       (str(e[0]), e[1], "-", e[2])))
-        for mode, fs, low, high, kb, why in folio_cells(k):
-            lines.append("\t".join(("folios", k["name"], mode, fs, str(low),
-                                    str(high), str(kb), why)))
-    lines.append("\t".join(["at"] + [str(s) for s in KHUGEPAGED_AT]))
+                lines.append(tcl_list(("expect", name, c, expected(k, *c))))
+        for folio in folio_cells(k):
+            lines.append(tcl_list(("folios", name, folio)))
+    lines.append(tcl_list(("at", "-", KHUGEPAGED_AT)))
     for word, test, words in COVERAGES:
-        lines.append("\t".join(("coverage", word, test, words)))
+        lines.append(tcl_list(("coverage", word, (test, words))))
     return lines
 
 

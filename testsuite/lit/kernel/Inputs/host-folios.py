@@ -4,7 +4,7 @@ against what its kernel did (testsuite/lit/kernel/host-folios.test).
 Usage: host-folios.py [--def FILE] FOLDER MEASURED
 
 FOLDER: where the folio probe's data file is (the prediction is for its
-filesystem, this kernel's version and H: testsuite/lib/filesystems.py's
+filesystem, this kernel's version and H: tables/filesystems.py's
 host_readahead_folio, which lit's large-folios feature is decided by);
 MEASURED: the folio probe's output for that file (testsuite/kernel/
 fsfolios.c: "FOLIOS largest=F folios=LIST pmd=P h=H ra=KB size=S").
@@ -22,8 +22,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "..", "lib"))
-import filesystems  # noqa: E402  (testsuite/lib)
+                                "..", "..", "..", "..", "tables"))
+import filesystems  # noqa: E402
 
 
 def main(argv):

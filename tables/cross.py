@@ -9,8 +9,7 @@ import subprocess
 import machines
 import pins
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run(cmd, cwd=None):

@@ -23,7 +23,7 @@ import os
 import sys
 
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                     "arches")
+                     "testsuite", "kernel", "arches")
 ARCH_COLUMNS = ("name", "e_machine", "cc", "build", "qemu", "machine",
                 "console", "boot_s", "busybox", "libs", "guest_libs",
                 "loader", "guest_loader", "body", "text_start", "kernel")

@@ -7,7 +7,7 @@ import os
 import re
 import sys
 
-DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                    "lib", "machines.def")
 FIELDS = ("name", "e_machine", "elf_class", "base_page_kib", "h_kib",
           "max_page_kib", "separate_code", "trap_len", "trap", "triplet")

@@ -8,7 +8,7 @@ import os
 import re
 import subprocess
 
-DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                    "lib", "filesystems.def")
 FS_LINE = re.compile(r'^HT_FS\s*\(\s*"([^"]*)",\s*(0x[0-9a-fA-F]+),\s*(\w+),'
                      r'\s*(\w+)\s*(?:,([^)]*))?\)')

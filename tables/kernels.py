@@ -25,12 +25,9 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "lib"))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import arches  # noqa: E402  (testsuite/kernel/lib/arches.py)
-import filesystems  # noqa: E402  (testsuite/lib/filesystems.py)
-import machines  # noqa: E402  (testsuite/lib/machines.py)
+import arches
+import filesystems
+import machines
 
 # The ELF machine of each Debian architecture's kernels
 # (testsuite/kernel/arches).
@@ -86,6 +83,12 @@ ARCHES = tuple(E_MACHINES)
 EXECS = ("small", "64k", "pmd")
 COLLAPSES = ("no", "any", "pmd-folios")
 COLUMNS = "NAME ARCH PAGE VERSION SEED EXEC COLLAPSE SOURCE NOTE"
+
+
+# What "list" prints of each kernel, in order, and the keys of the
+# kernel's dict in the kernel matrix's plan (testsuite/kernel/lib/model.py).
+LISTED = ("line", "name", "arch", "page", "version", "seed", "exec",
+          "collapse", "h_kib", "layout_h_kib", "kind", "what", "note")
 
 
 def name_errors(k, names):
@@ -267,10 +270,7 @@ def main(argv):
         return 1
     if argv[1] == "list":
         for k in kernels:
-            print("\t".join(str(k[c]) for c in (
-                "line", "name", "arch", "page", "version", "seed", "exec",
-                "collapse", "h_kib", "layout_h_kib", "kind", "what",
-                "note")))
+            print("\t".join(str(k[c]) for c in LISTED))
     return 0
 
 

@@ -5,7 +5,7 @@ import os
 import re
 import sys
 
-PINS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+PINS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                     "toolchain", "pins")
 
 
