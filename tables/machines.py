@@ -43,24 +43,32 @@ def machines(path=DEF):
     return out
 
 
+def first_of(key, path=DEF):
+    """The first line of each value of KEY, a field name or a tuple of
+    them, in order: the table's rule, as ht_machine_find applies it in C,
+    is that the first line of a value speaks for it (of e_machine and
+    class: the default H of a file; of "triplet": the machine a cross
+    binutils is named after; of "name": the machine NAME)."""
+    fields = key if isinstance(key, tuple) else (key,)
+    seen, out = set(), []
+    for m in machines(path):
+        value = tuple(m[f] for f in fields)
+        if value not in seen:
+            seen.add(value)
+            out.append(m)
+    return out
+
+
 def defaults(path=DEF):
     """The entry each machine's files are judged by: the first line of each
     e_machine and class."""
-    seen, out = set(), []
-    for m in machines(path):
-        key = (m["e_machine"], m["elf_class"])
-        if key not in seen:
-            seen.add(key)
-            out.append(m)
-    return out
+    return first_of(("e_machine", "elf_class"), path)
 
 
 def crosses(path=DEF):
     """The cross toolchains (HT_CROSS lines), in order, as dicts of
     CROSS_FIELDS, each with "machine": the first machine of its triplet."""
-    first = {}
-    for m in machines(path):
-        first.setdefault(m["triplet"], m)
+    first = {m["triplet"]: m for m in first_of("triplet", path)}
     out = _rows(path, CROSS_LINE, CROSS_FIELDS)
     for row in out:
         if row["triplet"] not in first:
@@ -73,14 +81,45 @@ def crosses(path=DEF):
     return out
 
 
+# The triplets the native x86-64 binutils covers: its ld emulates i386
+# and x32 too, so no cross binutils is built for them.
+NATIVE_TRIPLET = re.compile(r"^(x86_64|i[3-6]86)-")
+
+USAGE = """usage: machines.py FIELD NAME      the FIELD of the machine NAME (its
+                                   first line)
+       machines.py cross-targets   the cross binutils to build, "NAME
+                                   TRIPLET" a line
+       machines.py cross [--cc CC] FIELD...
+                                   the FIELDs of each HT_CROSS line (of CC
+                                   only), one line each
+FIELD: %s; of HT_CROSS: %s
+"""
+
+
 def main(argv):
-    """machines.py FIELD NAME: the FIELD of the machine NAME (its first
-    line), for shell scripts; exit 1 if there is none."""
+    """The command line, for shell scripts; exit 1 where nothing is
+    found, 2 on bad usage."""
+    usage = USAGE % (" ".join(FIELDS), " ".join(CROSS_FIELDS))
+    if len(argv) == 2 and argv[1] == "cross-targets":
+        for m in first_of("triplet"):
+            if not NATIVE_TRIPLET.match(m["triplet"]):
+                print(m["name"], m["triplet"])
+        return 0
+    if len(argv) >= 3 and argv[1] == "cross":
+        args, cc = argv[2:], None
+        if args[0] == "--cc" and len(args) >= 3:
+            cc, args = args[1], args[2:]
+        if any(f not in CROSS_FIELDS for f in args):
+            sys.stderr.write(usage)
+            return 2
+        rows = [r for r in crosses() if cc is None or r["cc"] == cc]
+        for r in rows:
+            print(" ".join(r[f] for f in args))
+        return 0 if rows else 1
     if len(argv) != 3 or argv[1] not in FIELDS:
-        sys.stderr.write("usage: machines.py FIELD NAME  (FIELD: %s)\n"
-                         % " ".join(FIELDS))
+        sys.stderr.write(usage)
         return 2
-    for m in machines():
+    for m in first_of("name"):
         if m["name"] == argv[2]:
             print(m[argv[1]])
             return 0

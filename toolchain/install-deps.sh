@@ -70,7 +70,8 @@ HUGETEXT_DEPS="build-essential make git python3 xz-utils dpkg-dev lsb-release fi
 	curl libmd-dev libselinux1-dev liblzma-dev libbz2-dev zstd"
 # The foreign machines' cross compilers and C libraries (testsuite/cross):
 # Debian 12's gcc-TRIPLET and libc6-dev-DEB_ARCH-cross of each HT_CROSS
-# line of lib/machines.def whose CC is gcc.
+# line of lib/machines.def whose CC is gcc.  Read with awk, not
+# tables/machines.py: this runs before python3 is installed.
 HUGETEXT_DEPS="$HUGETEXT_DEPS $(awk -F'"' \
 	'/^HT_CROSS/ && $8 == "gcc" { printf " gcc-%s libc6-dev-%s-cross", $2, $4 }' \
 	"$(dirname "$0")/../lib/machines.def")"
