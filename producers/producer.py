@@ -75,7 +75,10 @@ KINDS = tuple(KIND_FLAGS)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)),
                                 "..", "tables"))
 import arches  # noqa: E402
+import machines  # noqa: E402
 ARCHES = tuple(arches.load()[1])
+# {h:MACHINE}: the H of MACHINE (lib/machines.def), in bytes, in hex.
+H_PLACEHOLDER = re.compile(r"\{h:([^}]*)\}")
 SETS = ("matrix", "bench", "demo")
 OPTIONAL = ("baseline", "extra", "post")
 LINKERS = ("/usr/bin/ld.bfd", "{bin}/ld.bfd", "{bin}/ld.lld")
@@ -105,6 +108,8 @@ def align_4k(path):
 
 
 POSTS = {"align-4k": align_4k}
+# Each machine's H in bytes, by name (the first line of a name).
+H_BYTES = {m["name"]: m["h_kib"] * 1024 for m in machines.first_of("name")}
 
 
 def words(field):
@@ -136,8 +141,11 @@ def check_row(row, where):
     need(flags, "no flags")
     for field in ("linker", "flags", "extra"):
         for name in re.findall(r"\{([^}]*)\}", row[field]):
-            need(name in ("bin", "lib"),
+            need(name in ("bin", "lib") or name.startswith("h:"),
                  "unknown placeholder {%s} in %s" % (name, field))
+    for name in H_PLACEHOLDER.findall(row["flags"]):
+        need(name in H_BYTES, "{h:%s}: no machine %s in lib/machines.def "
+             "(there are: %s)" % (name, name, " ".join(H_BYTES)))
     # The flags must run the linker the table names.
     ld = os.path.basename(row["linker"])[len("ld."):]
     need("-fuse-ld=" + ld in flags, "flags lack -fuse-ld=" + ld)
@@ -165,6 +173,8 @@ def load():
                                                   len(COLUMNS)))
         row = dict(zip(COLUMNS, fields))
         check_row(row, where)
+        row["flags"] = H_PLACEHOLDER.sub(
+            lambda m: "0x%x" % H_BYTES[m.group(1)], row["flags"])
         if any(r["name"] == row["name"] for r in rows):
             raise Bad("%s: '%s' twice" % (where, row["name"]))
         rows.append(row)
