@@ -70,32 +70,29 @@ table_string (const char *str, uint64_t end, uint64_t off)
   return off < end ? str + off : NULL;
 }
 
-int
-ht_dynamic_read (const struct ht_elf *elf, struct ht_dynamic *d,
-		 char err[HT_ERRLEN])
+/* The entries of a dynamic section that name strings, as offsets into
+   its DT_STRTAB, and what else of it ht_dynamic_read needs.  */
+struct dyn_tags
 {
-  const struct ht_phdr *dyn = NULL;
+  uint64_t *needed;		/* DT_NEEDED's offsets, NNEEDED of them.  */
+  size_t nneeded;
+  uint64_t strtab, strsz, soname, rpath, runpath;
+  bool has_strtab, has_strsz, has_soname, has_rpath, has_runpath;
+};
+
+/* Read the entries of ELF's dynamic section DYN up to DT_NULL into T,
+   and DT_FLAGS_1's DF_1_NODEFLIB into D.  Returns 0, or -1 after saying
+   why in ERR.  */
+static int
+read_tags (const struct ht_elf *elf, const struct ht_phdr *dyn,
+	   struct ht_dynamic *d, struct dyn_tags *t, char err[HT_ERRLEN])
+{
   struct ht_field tag_f = HT_FIELD (elf, Dyn, d_tag);
   struct ht_field val_f = HT_FIELD (elf, Dyn, d_un);
   size_t entsize = elf->elf_class == 64 ? sizeof (Elf64_Dyn)
 				       : sizeof (Elf32_Dyn);
-  uint64_t strtab = 0, strsz = 0, soname = 0, rpath = 0, runpath = 0;
-  bool has_strtab = false, has_strsz = false, has_soname = false,
-       has_rpath = false, has_runpath = false;
-  uint64_t *needed_off = NULL;
-  size_t count, n = 0;
-  const char *str;
-  int64_t stroff;
+  size_t count;
 
-  memset (d, 0, sizeof *d);
-  for (size_t i = 0; i < elf->phnum; i++)
-    if (elf->phdrs[i].type == PT_DYNAMIC)
-      {
-	dyn = &elf->phdrs[i];
-	break;
-      }
-  if (dyn == NULL)
-    return 0;
   if (dyn->offset > elf->size || dyn->filesz > elf->size - dyn->offset)
     {
       say (err, "PT_DYNAMIC (offset %#llx, %#llx bytes) "
@@ -104,8 +101,8 @@ ht_dynamic_read (const struct ht_elf *elf, struct ht_dynamic *d,
       return -1;
     }
   count = (size_t) (dyn->filesz / entsize);
-  needed_off = malloc ((count ? count : 1) * sizeof *needed_off);
-  if (needed_off == NULL)
+  t->needed = malloc ((count ? count : 1) * sizeof *t->needed);
+  if (t->needed == NULL)
     {
       say (err, "%s", strerror (errno));
       return -1;
@@ -120,73 +117,98 @@ ht_dynamic_read (const struct ht_elf *elf, struct ht_dynamic *d,
 	break;
       switch (tag)
 	{
-	case DT_NEEDED: needed_off[n++] = val; break;
-	case DT_STRTAB: strtab = val; has_strtab = true; break;
-	case DT_STRSZ: strsz = val; has_strsz = true; break;
-	case DT_SONAME: soname = val; has_soname = true; break;
-	case DT_RPATH: rpath = val; has_rpath = true; break;
-	case DT_RUNPATH: runpath = val; has_runpath = true; break;
+	case DT_NEEDED: t->needed[t->nneeded++] = val; break;
+	case DT_STRTAB: t->strtab = val; t->has_strtab = true; break;
+	case DT_STRSZ: t->strsz = val; t->has_strsz = true; break;
+	case DT_SONAME: t->soname = val; t->has_soname = true; break;
+	case DT_RPATH: t->rpath = val; t->has_rpath = true; break;
+	case DT_RUNPATH: t->runpath = val; t->has_runpath = true; break;
 	case DT_FLAGS_1: d->nodeflib = (val & DF_1_NODEFLIB) != 0; break;
 	default: break;
 	}
     }
-  if (n == 0 && !has_soname && !has_rpath && !has_runpath)
-    {
-      free (needed_off);
-      return 0;
-    }
-  if (!has_strtab || !has_strsz)
-    {
-      say (err, "the dynamic section names strings but has "
-		"no %s", has_strtab ? "DT_STRSZ" : "DT_STRTAB");
-      free (needed_off);
-      return -1;
-    }
-  stroff = vaddr_to_offset (elf, strtab, strsz);
+  return 0;
+}
+
+/* The strings that T names, from ELF's DT_STRTAB, into D.  Returns 0,
+   or -1 after saying why in ERR (D is then freed).  */
+static int
+read_strings (const struct ht_elf *elf, const struct dyn_tags *t,
+	      struct ht_dynamic *d, char err[HT_ERRLEN])
+{
+  int64_t stroff = vaddr_to_offset (elf, t->strtab, t->strsz);
+  const char *str;
+  uint64_t end;
+
   if (stroff < 0)
     {
       say (err, "DT_STRTAB (%#llx, %#llx bytes) is not in "
 		"the file contents of a PT_LOAD",
-		(unsigned long long) strtab, (unsigned long long) strsz);
-      free (needed_off);
+		(unsigned long long) t->strtab, (unsigned long long) t->strsz);
       return -1;
     }
   str = (const char *) elf->data + stroff;
-  strsz = strings_end (str, strsz);
-  d->needed = malloc ((n ? n : 1) * sizeof *d->needed);
+  end = strings_end (str, t->strsz);
+  d->needed = malloc ((t->nneeded ? t->nneeded : 1) * sizeof *d->needed);
   if (d->needed == NULL)
     {
       say (err, "%s", strerror (errno));
-      free (needed_off);
       return -1;
     }
-  for (size_t i = 0; i < n; i++)
-    {
-      d->needed[i] = table_string (str, strsz, needed_off[i]);
-      if (d->needed[i] == NULL)
-	{
-	  say (err, "DT_NEEDED string at %#llx does not end "
-		    "inside DT_STRTAB", (unsigned long long) needed_off[i]);
-	  free (needed_off);
-	  ht_dynamic_free (d);
-	  return -1;
-	}
-    }
-  d->nneeded = n;
-  free (needed_off);
-  d->soname = has_soname ? table_string (str, strsz, soname) : NULL;
-  d->rpath = has_rpath ? table_string (str, strsz, rpath) : NULL;
-  d->runpath = has_runpath ? table_string (str, strsz, runpath) : NULL;
-  if ((has_soname && d->soname == NULL) || (has_rpath && d->rpath == NULL)
-      || (has_runpath && d->runpath == NULL))
+  for (size_t i = 0; i < t->nneeded; i++)
+    if ((d->needed[i] = table_string (str, end, t->needed[i])) == NULL)
+      {
+	say (err, "DT_NEEDED string at %#llx does not end "
+		  "inside DT_STRTAB", (unsigned long long) t->needed[i]);
+	ht_dynamic_free (d);
+	return -1;
+      }
+  d->nneeded = t->nneeded;
+  d->soname = t->has_soname ? table_string (str, end, t->soname) : NULL;
+  d->rpath = t->has_rpath ? table_string (str, end, t->rpath) : NULL;
+  d->runpath = t->has_runpath ? table_string (str, end, t->runpath) : NULL;
+  if ((t->has_soname && d->soname == NULL)
+      || (t->has_rpath && d->rpath == NULL)
+      || (t->has_runpath && d->runpath == NULL))
     {
       say (err, "a DT_%s string does not end inside DT_STRTAB",
-		has_soname && d->soname == NULL ? "SONAME"
-		: has_rpath && d->rpath == NULL ? "RPATH" : "RUNPATH");
+		t->has_soname && d->soname == NULL ? "SONAME"
+		: t->has_rpath && d->rpath == NULL ? "RPATH" : "RUNPATH");
       ht_dynamic_free (d);
       return -1;
     }
   return 0;
+}
+
+int
+ht_dynamic_read (const struct ht_elf *elf, struct ht_dynamic *d,
+		 char err[HT_ERRLEN])
+{
+  const struct ht_phdr *dyn = NULL;
+  struct dyn_tags t = { 0 };
+  int rc = 0;
+
+  memset (d, 0, sizeof *d);
+  for (size_t i = 0; dyn == NULL && i < elf->phnum; i++)
+    if (elf->phdrs[i].type == PT_DYNAMIC)
+      dyn = &elf->phdrs[i];
+  if (dyn == NULL)
+    return 0;
+  if (read_tags (elf, dyn, d, &t, err) != 0)
+    rc = -1;
+  else if (t.nneeded == 0 && !t.has_soname && !t.has_rpath
+	   && !t.has_runpath)
+    rc = 0;
+  else if (!t.has_strtab || !t.has_strsz)
+    {
+      say (err, "the dynamic section names strings but has "
+		"no %s", t.has_strtab ? "DT_STRSZ" : "DT_STRTAB");
+      rc = -1;
+    }
+  else
+    rc = read_strings (elf, &t, d, err);
+  free (t.needed);
+  return rc;
 }
 
 void
@@ -379,6 +401,30 @@ oom (struct search *s)
   return -1;
 }
 
+/* O's $ORIGIN, found by PATH: the program's is where its file really
+   is (ld.so reads /proc/self/exe); a library's, the directory of the
+   path it was found by, symbolic links not followed.  Returns 0, or -1
+   out of memory.  */
+static int
+set_origin (struct object *o, const char *path, bool program)
+{
+  const char *slash;
+
+  o->origin = program ? realpath (path, NULL) : NULL;
+  if (o->origin == NULL)
+    o->origin = strdup (path);
+  if (o->origin == NULL)
+    return -1;
+  slash = strrchr (o->origin, '/');
+  if (slash == NULL)
+    strcpy (o->origin, ".");
+  else if (slash == o->origin)
+    o->origin[1] = '\0';
+  else
+    o->origin[slash - o->origin] = '\0';
+  return 0;
+}
+
 /* Open PATH as object I of the closure if it is an ELF file of the
    program's class and machine (of type ET_DYN, unless it is the
    program).  Returns 1 when it is, 0 when the search should go on (no
@@ -389,7 +435,6 @@ try_object (struct search *s, size_t i, const char *path, bool program)
   struct object *o = &s->objs[i];
   char err[HT_ERRLEN];
   struct stat st;
-  const char *slash;
 
   if (ht_file_open (&o->file, path, err) != 0)
     {
@@ -438,29 +483,13 @@ try_object (struct search *s, size_t i, const char *path, bool program)
       o->dev = st.st_dev;
       o->ino = st.st_ino;
     }
-  /* The program's $ORIGIN is where its file really is (ld.so reads
-     /proc/self/exe); a library's, the directory of the path it was
-     found by, symbolic links not followed.  */
-  if (program)
-    o->origin = realpath (path, NULL);
-  else
-    o->origin = NULL;
-  if (o->origin == NULL)
-    o->origin = strdup (path);
-  if (o->origin == NULL)
+  if (set_origin (o, path, program) != 0)
     {
       ht_dynamic_free (&o->dyn);
       ht_elf_free (&o->elf);
       ht_file_close (&o->file);
       return oom (s);
     }
-  slash = strrchr (o->origin, '/');
-  if (slash == NULL)
-    strcpy (o->origin, ".");
-  else if (slash == o->origin)
-    o->origin[1] = '\0';
-  else
-    o->origin[slash - o->origin] = '\0';
   if (o->dyn.soname != NULL)
     o->soname_hash = hash (o->dyn.soname, strlen (o->dyn.soname));
   o->open = true;
@@ -758,6 +787,59 @@ add_object (struct search *s, const char *name, size_t parent, size_t max)
   return 0;
 }
 
+/* Find NAME, a DT_NEEDED entry of object I, and add it to the closure
+   (of at most MAX objects) unless it is there already.  Returns 0, or -1
+   after saying why.  */
+static int
+resolve_entry (struct search *s, size_t i, const char *name, size_t max)
+{
+  struct ht_needed *out = s->out;
+  char expanded[PATH_MAX];
+  size_t j = out->n;
+  int r;
+
+  if (++s->entries > HT_NEEDED_MAX_ENTRIES
+      || strnlen (name, PATH_MAX) == PATH_MAX)
+    {
+      say (s->err, "%s: %s", out->obj[i].path,
+	   s->entries > HT_NEEDED_MAX_ENTRIES
+	   ? "more DT_NEEDED entries than the closure allows"
+	   : "a DT_NEEDED name longer than PATH_MAX");
+      return -1;
+    }
+  /* ld.so expands $ORIGIN in DT_NEEDED, for the object that needs it; a
+     name it cannot expand is not found.  */
+  if (strchr (name, '$') != NULL)
+    {
+      if (!expand_entry (name, strlen (name), s->objs[i].origin, expanded,
+			 sizeof expanded))
+	{
+	  if (known_name (s, name, hash (name, strlen (name))))
+	    return 0;
+	  if (add_object (s, name, i, max) != 0)
+	    return -1;
+	  out->missing++;
+	  return 0;
+	}
+      name = expanded;
+    }
+  if (known_name (s, name, hash (name, strlen (name))))
+    return 0;
+  if (add_object (s, name, i, max) != 0 || (r = find (s, j, i, name)) < 0)
+    return -1;
+  if (r == 0)
+    out->missing++;
+  else if (known_file (s, j))
+    {
+      /* The same file by another name: ld.so maps it once.  */
+      close_object (&s->objs[j]);
+      free (out->obj[j].path);
+      free (out->obj[j].name);
+      out->n--;
+    }
+  return 0;
+}
+
 int
 ht_needed_resolve (struct ht_needed *out, const char *program,
 		   const struct ht_needed_opts *opts, char err[HT_ERRLEN])
@@ -786,56 +868,7 @@ ht_needed_resolve (struct ht_needed *out, const char *program,
   for (size_t i = 0; status == 0 && i < out->n; i++)
     for (size_t k = 0; status == 0 && s.objs[i].open
 		       && k < s.objs[i].dyn.nneeded; k++)
-      {
-	const char *name = s.objs[i].dyn.needed[k];
-	char expanded[PATH_MAX];
-	size_t j = out->n;
-	int r;
-
-	if (++s.entries > HT_NEEDED_MAX_ENTRIES
-	    || strnlen (name, PATH_MAX) == PATH_MAX)
-	  {
-	    say (err, "%s: %s", out->obj[i].path,
-		 s.entries > HT_NEEDED_MAX_ENTRIES
-		 ? "more DT_NEEDED entries than the closure allows"
-		 : "a DT_NEEDED name longer than PATH_MAX");
-	    status = -1;
-	    break;
-	  }
-	/* ld.so expands $ORIGIN in DT_NEEDED, for the object that needs
-	   it; a name it cannot expand is not found.  */
-	if (strchr (name, '$') != NULL)
-	  {
-	    if (!expand_entry (name, strlen (name), s.objs[i].origin,
-			       expanded, sizeof expanded))
-	      {
-		if (known_name (&s, name, hash (name, strlen (name))))
-		  continue;
-		if (add_object (&s, name, i, max) != 0)
-		  status = -1;
-		else
-		  out->missing++;
-		continue;
-	      }
-	    name = expanded;
-	  }
-	if (known_name (&s, name, hash (name, strlen (name))))
-	  continue;
-	if (add_object (&s, name, i, max) != 0)
-	  status = -1;
-	else if ((r = find (&s, j, i, name)) < 0)
-	  status = -1;
-	else if (r == 0)
-	  out->missing++;
-	else if (known_file (&s, j))
-	  {
-	    /* The same file by another name: ld.so maps it once.  */
-	    close_object (&s.objs[j]);
-	    free (out->obj[j].path);
-	    free (out->obj[j].name);
-	    out->n--;
-	  }
-      }
+      status = resolve_entry (&s, i, s.objs[i].dyn.needed[k], max);
   for (size_t i = 0; i < out->n; i++)
     close_object (&s.objs[i]);
   free (s.objs);

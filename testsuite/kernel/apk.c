@@ -192,23 +192,156 @@ advise (const ElfW(Phdr) *phdr, int phnum, const ElfW(Phdr) *text,
   return 0;
 }
 
+/* The library in the archive, as the loader sees it.  */
+struct library
+{
+  int fd;			/* The loader's open of the archive.  */
+  struct stat st;		/* The archive's.  */
+  off_t offset;			/* Where the library's ELF file starts.  */
+  ElfW(Ehdr) ehdr;
+  ElfW(Phdr) phdr[MAX_PHDRS];
+  const ElfW(Phdr) *text;	/* The code segment.  */
+  unsigned long hi;		/* The end of its extent, page-aligned.  */
+  unsigned long align;		/* Its largest p_align.  */
+  unsigned long so_size;	/* Its bytes in the archive.  */
+  unsigned long base;		/* Where it is loaded.  */
+};
+
+/* The loader's open of ARCHIVE, which must hold L->offset.  Returns
+   NULL, or what went wrong.  */
+static const char *
+open_archive (struct library *l, const char *archive, long page)
+{
+  if ((l->fd = open (archive, O_RDONLY)) < 0 || fstat (l->fd, &l->st) != 0
+      || l->offset % page != 0 || l->offset >= l->st.st_size)
+    return "no-archive-or-bad-offset";
+  return NULL;
+}
+
+/* Read the headers of the library at L->offset of the archive, its
+   extent and its code segment.  Returns NULL, or what went wrong.  */
+static const char *
+read_library (struct library *l, long page)
+{
+  unsigned long lo = ~0UL;
+
+  if (pread (l->fd, &l->ehdr, sizeof l->ehdr, l->offset) != sizeof l->ehdr
+      || memcmp (l->ehdr.e_ident, ELFMAG, SELFMAG) != 0
+      || l->ehdr.e_phentsize != sizeof (ElfW(Phdr))
+      || l->ehdr.e_phnum > MAX_PHDRS
+      || pread (l->fd, l->phdr, l->ehdr.e_phnum * sizeof (ElfW(Phdr)),
+		l->offset + (off_t) l->ehdr.e_phoff)
+	 != (ssize_t) (l->ehdr.e_phnum * sizeof (ElfW(Phdr))))
+    return "no-elf-file-at-offset";
+  l->align = (unsigned long) page;
+  for (int i = 0; i < l->ehdr.e_phnum; i++)
+    {
+      const ElfW(Phdr) *p = &l->phdr[i];
+
+      if (p->p_type != PT_LOAD)
+	continue;
+      if (p->p_vaddr < lo)
+	lo = p->p_vaddr & ~(page - 1UL);
+      if (p->p_vaddr + p->p_memsz > l->hi)
+	l->hi = p->p_vaddr + p->p_memsz;
+      if (p->p_align > l->align)
+	l->align = p->p_align;
+      if (p->p_offset + p->p_filesz > l->so_size)
+	l->so_size = p->p_offset + p->p_filesz;
+      if ((p->p_flags & PF_X) && l->text == NULL)
+	l->text = p;
+    }
+  if (l->text == NULL)
+    return "no-code-segment";
+  if (lo != 0)
+    return "first-segment-not-at-address-0";
+  l->hi = (l->hi + page - 1) & ~(page - 1UL);
+  return NULL;
+}
+
+/* Reserve L's extent, aligned to its p_align, or to H at the congruent
+   place (CONGRUENT): base + text's address = offset + text's offset
+   modulo H; then map each segment from the archive, its bss beyond the
+   file's bytes anonymous, as loaders map them.  Returns NULL, or what
+   went wrong.  */
+static const char *
+map_library (struct library *l, int congruent, unsigned long h, long page)
+{
+  unsigned long align = congruent && l->align < h ? h : l->align;
+  char *reserved = mmap (NULL, l->hi + 2 * align, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+  if (reserved == MAP_FAILED)
+    return "cannot-reserve";
+  l->base = ((unsigned long) reserved + align - 1) & ~(align - 1);
+  if (congruent)
+    l->base += (l->offset + l->text->p_offset - l->text->p_vaddr) % h;
+  for (int i = 0; i < l->ehdr.e_phnum; i++)
+    {
+      const ElfW(Phdr) *p = &l->phdr[i];
+      unsigned long start = l->base + (p->p_vaddr & ~(page - 1UL));
+      unsigned long file_end = l->base + p->p_vaddr + p->p_filesz;
+      unsigned long mapped = (file_end + page - 1) & ~(page - 1UL);
+      unsigned long end = l->base + p->p_vaddr + p->p_memsz;
+      off_t in_file = l->offset + (off_t) (p->p_offset & ~(page - 1UL));
+
+      if (p->p_type != PT_LOAD)
+	continue;
+      end = (end + page - 1) & ~(page - 1UL);
+      if ((mapped > start
+	   && mmap ((void *) start, mapped - start, prot_of (p),
+		    MAP_PRIVATE | MAP_FIXED, l->fd, in_file) == MAP_FAILED)
+	  || (end > mapped
+	      && mmap ((void *) mapped, end - mapped, prot_of (p),
+		       MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0)
+		 == MAP_FAILED))
+	return "cannot-map-segment";
+    }
+  return NULL;
+}
+
+/* The partial pages of bss zeroed, as loaders do, then relocation reads
+   the other segments of L, then the code runs.  */
+static void
+run_library (const struct library *l, long page)
+{
+  for (int i = 0; i < l->ehdr.e_phnum; i++)
+    {
+      const ElfW(Phdr) *p = &l->phdr[i];
+      unsigned long file_end = l->base + p->p_vaddr + p->p_filesz;
+      unsigned long mapped = (file_end + page - 1) & ~(page - 1UL);
+
+      if (p->p_type == PT_LOAD && (p->p_flags & PF_W)
+	  && p->p_memsz > p->p_filesz)
+	memset ((void *) file_end, 0, mapped - file_end);
+    }
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < l->ehdr.e_phnum; i++)
+      {
+	const ElfW(Phdr) *p = &l->phdr[i];
+	unsigned long start = l->base + p->p_vaddr;
+	unsigned long end = start + p->p_filesz;
+
+	if (p->p_type != PT_LOAD || (pass == 0) != (p != l->text))
+	  continue;
+	for (unsigned long at = start & ~(page - 1UL); at < end; at += page)
+	  (void) *(volatile const char *) (at < start ? start : at);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
   long page = sysconf (_SC_PAGESIZE);
-  unsigned long h = pmd_size (), align = (unsigned long) page;
-  unsigned long lo = ~0UL, hi = 0, base, in0 = pgpgin (), so_size = 0;
+  unsigned long h = pmd_size (), in0 = pgpgin ();
   unsigned long cached, inside, text_start, text_end, io_count = 0;
-  const ElfW(Phdr) *text = NULL;
-  ElfW(Phdr) phdr[MAX_PHDRS];
-  ElfW(Ehdr) ehdr;
+  struct library l = { .fd = -1 };
   struct timespec t0;
   struct rusage ru0, ru;
-  struct stat st;
-  char *reserved, *whole;
+  const char *error;
+  char *whole;
   long load_ms, load_ios;
-  off_t offset;
-  int fd, other, look, congruent, advised;
+  int other, look, congruent;
 
   clock_gettime (CLOCK_MONOTONIC, &t0);
   getrusage (RUSAGE_SELF, &ru0);
@@ -218,135 +351,49 @@ main (int argc, char **argv)
       || (argc == 5 && strcmp (argv[4], "advise") != 0))
     return fail ("usage:apk-ARCHIVE-OFFSET-random|congruent-[advise]");
   congruent = strcmp (argv[3], "congruent") == 0;
-  advised = argc == 5;
-  offset = (off_t) strtoul (argv[2], NULL, 0);
+  l.offset = (off_t) strtoul (argv[2], NULL, 0);
   if (h == 0)
     return fail ("no-hpage-pmd-size");
-  if ((fd = open (argv[1], O_RDONLY)) < 0 || fstat (fd, &st) != 0
-      || offset % page != 0 || offset >= st.st_size)
-    return fail ("no-archive-or-bad-offset");
-  ios (&st, &io_count);
-  if (pread (fd, &ehdr, sizeof ehdr, offset) != sizeof ehdr
-      || memcmp (ehdr.e_ident, ELFMAG, SELFMAG) != 0
-      || ehdr.e_phentsize != sizeof (ElfW(Phdr)) || ehdr.e_phnum > MAX_PHDRS
-      || pread (fd, phdr, ehdr.e_phnum * sizeof (ElfW(Phdr)),
-		offset + (off_t) ehdr.e_phoff)
-	 != (ssize_t) (ehdr.e_phnum * sizeof (ElfW(Phdr))))
-    return fail ("no-elf-file-at-offset");
-
-  /* The extent and alignment of the library, and its code segment.  */
-  for (int i = 0; i < ehdr.e_phnum; i++)
-    {
-      const ElfW(Phdr) *p = &phdr[i];
-
-      if (p->p_type != PT_LOAD)
-	continue;
-      if (p->p_vaddr < lo)
-	lo = p->p_vaddr & ~(page - 1UL);
-      if (p->p_vaddr + p->p_memsz > hi)
-	hi = p->p_vaddr + p->p_memsz;
-      if (p->p_align > align)
-	align = p->p_align;
-      if (p->p_offset + p->p_filesz > so_size)
-	so_size = p->p_offset + p->p_filesz;
-      if ((p->p_flags & PF_X) && text == NULL)
-	text = p;
-    }
-  if (text == NULL)
-    return fail ("no-code-segment");
-  if (lo != 0)
-    return fail ("first-segment-not-at-address-0");
-  hi = (hi + page - 1) & ~(page - 1UL);
-
-  /* Reserve the extent, aligned to ALIGN, or to H at the congruent
-     place: BASE + text's address = OFFSET + text's offset modulo H.  */
-  if (congruent && align < h)
-    align = h;
-  reserved = mmap (NULL, hi + 2 * align, PROT_NONE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (reserved == MAP_FAILED)
-    return fail ("cannot-reserve");
-  base = ((unsigned long) reserved + align - 1) & ~(align - 1);
-  if (congruent)
-    base += (offset + text->p_offset - text->p_vaddr) % h;
-  /* Each segment from the archive, its bss beyond the file's bytes
-     anonymous, as loaders map them.  */
-  for (int i = 0; i < ehdr.e_phnum; i++)
-    {
-      const ElfW(Phdr) *p = &phdr[i];
-      unsigned long start = base + (p->p_vaddr & ~(page - 1UL));
-      unsigned long file_end = base + p->p_vaddr + p->p_filesz;
-      unsigned long mapped = (file_end + page - 1) & ~(page - 1UL);
-      unsigned long end = base + p->p_vaddr + p->p_memsz;
-      off_t in_file = offset + (off_t) (p->p_offset & ~(page - 1UL));
-
-      if (p->p_type != PT_LOAD)
-	continue;
-      end = (end + page - 1) & ~(page - 1UL);
-      if ((mapped > start
-	   && mmap ((void *) start, mapped - start, prot_of (p),
-		    MAP_PRIVATE | MAP_FIXED, fd, in_file) == MAP_FAILED)
-	  || (end > mapped
-	      && mmap ((void *) mapped, end - mapped, prot_of (p),
-		       MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0)
-		 == MAP_FAILED))
-	return fail ("cannot-map-segment");
-    }
-  if (advised && advise (phdr, ehdr.e_phnum, text, base, h, page) != 0)
+  if ((error = open_archive (&l, argv[1], page)) != NULL)
+    return fail (error);
+  /* The load's reads count from here, its headers' too.  */
+  ios (&l.st, &io_count);
+  if ((error = read_library (&l, page)) != NULL)
+    return fail (error);
+  if ((error = map_library (&l, congruent, h, page)) != NULL)
+    return fail (error);
+  if (argc == 5 && advise (l.phdr, l.ehdr.e_phnum, l.text, l.base, h, page))
     return fail ("cannot-advise");
-  /* The partial pages of bss zeroed, as loaders do, then relocation
-     reads the other segments, then the code runs.  */
-  for (int i = 0; i < ehdr.e_phnum; i++)
-    {
-      const ElfW(Phdr) *p = &phdr[i];
-      unsigned long file_end = base + p->p_vaddr + p->p_filesz;
-      unsigned long mapped = (file_end + page - 1) & ~(page - 1UL);
-
-      if (p->p_type == PT_LOAD && (p->p_flags & PF_W)
-	  && p->p_memsz > p->p_filesz)
-	memset ((void *) file_end, 0, mapped - file_end);
-    }
-  for (int pass = 0; pass < 2; pass++)
-    for (int i = 0; i < ehdr.e_phnum; i++)
-      {
-	const ElfW(Phdr) *p = &phdr[i];
-	unsigned long start = base + p->p_vaddr;
-	unsigned long end = start + p->p_filesz;
-
-	if (p->p_type != PT_LOAD || (pass == 0) != (p != text))
-	  continue;
-	for (unsigned long at = start & ~(page - 1UL); at < end; at += page)
-	  (void) *(volatile const char *) (at < start ? start : at);
-      }
+  run_library (&l, page);
   load_ms = lap_ms (&t0);
-  load_ios = ios (&st, &io_count);
-  text_start = base + text->p_vaddr;
-  text_end = text_start + text->p_memsz;
+  load_ios = ios (&l.st, &io_count);
+  text_start = l.base + l.text->p_vaddr;
+  text_end = text_start + l.text->p_memsz;
 
   /* What the page cache holds of the archive, seen through an open of
      its own (mincore: no fault, nothing read).  */
   if ((look = open (argv[1], O_RDONLY)) < 0
-      || (whole = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_SHARED,
+      || (whole = mmap (NULL, (size_t) l.st.st_size, PROT_READ, MAP_SHARED,
 			look, 0)) == MAP_FAILED)
     return fail ("cannot-map-archive");
-  cached = in_cache (whole, (unsigned long) st.st_size, page,
-		     (unsigned long) offset, (unsigned long) offset + so_size,
-		     &inside);
+  cached = in_cache (whole, (unsigned long) l.st.st_size, page,
+		     (unsigned long) l.offset,
+		     (unsigned long) l.offset + l.so_size, &inside);
 
   /* The app reads the rest of the archive through its own open.  */
   lap_ms (&t0);
   if ((other = open (argv[1], O_RDONLY)) < 0
-      || read_range (other, 0, offset) != 0
-      || read_range (other, offset + (off_t) so_size, st.st_size) != 0)
+      || read_range (other, 0, l.offset) != 0
+      || read_range (other, l.offset + (off_t) l.so_size, l.st.st_size) != 0)
     return fail ("cannot-read-archive");
   getrusage (RUSAGE_SELF, &ru);
   printf ("APK congruent=%d pmd_kb=%lu so_kb=%lu load_kb=%lu outside_kb=%lu "
 	  "read_kb=%lu majflt=%ld load_ms=%ld app_ms=%ld load_ios=%ld "
 	  "app_ios=%ld ra_kb=%ld\n",
-	  (text_start - (offset + text->p_offset)) % h == 0,
-	  pmd_mapped (text_start, text_end) / 1024, so_size / 1024,
+	  (text_start - (l.offset + l.text->p_offset)) % h == 0,
+	  pmd_mapped (text_start, text_end) / 1024, l.so_size / 1024,
 	  cached / 1024, (cached - inside) / 1024, pgpgin () - in0,
 	  ru.ru_majflt - ru0.ru_majflt, load_ms, lap_ms (&t0), load_ios,
-	  ios (&st, &io_count), read_ahead_kb (&st));
+	  ios (&l.st, &io_count), read_ahead_kb (&l.st));
   return 0;
 }

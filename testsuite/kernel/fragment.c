@@ -81,23 +81,18 @@ free_blocks (unsigned order)
   return n;
 }
 
-int
-main (int argc, char **argv)
+/* The memory taken, in CHUNK-size pieces of base pages.  */
+struct chunks
 {
-  long keep_kb = (argc > 1 ? atol (argv[1]) : 64) * 1024;
-  unsigned long page = (unsigned long) sysconf (_SC_PAGESIZE);
-  unsigned long h = pmd_size (), per_block = h / page, blocks = 0;
-  size_t nchunks = 0, cap = 1024;
-  char **chunks = malloc (cap * sizeof *chunks);
-  unsigned char *seen;
-  int pm = open ("/proc/self/pagemap", O_RDONLY);
+  char **c;
+  size_t n, cap;
+};
 
-  if (chunks == NULL || pm < 0 || h == 0 || per_block == 0)
-    {
-      puts ("FRAGMENT error=setup");
-      return 2;
-    }
-  /* Take what is free, in base pages.  */
+/* Take what is free beyond KEEP_KB, in base pages, into CH.  Returns 0,
+   or -1 out of memory for the list.  */
+static int
+take_free (struct chunks *ch, long keep_kb, unsigned long page)
+{
   while (mem_free_kb () > keep_kb)
     {
       char *c = mmap (NULL, CHUNK, PROT_READ | PROT_WRITE,
@@ -108,48 +103,57 @@ main (int argc, char **argv)
       madvise (c, CHUNK, MADV_NOHUGEPAGE);
       for (unsigned long o = 0; o < CHUNK; o += page)
 	c[o] = 1;
-      if (nchunks == cap
-	  && (chunks = realloc (chunks, (cap *= 2) * sizeof *chunks)) == NULL)
-	{
-	  puts ("FRAGMENT error=no-memory");
-	  return 2;
-	}
-      chunks[nchunks++] = c;
+      if (ch->n == ch->cap
+	  && (ch->c = realloc (ch->c, (ch->cap *= 2) * sizeof *ch->c)) == NULL)
+	return -1;
+      ch->c[ch->n++] = c;
     }
-  /* One page kept and locked per block; the rest freed.  A block is
-     noted by its number in a bitmap over the physical address space
-     seen so far.  */
-  {
-    uint64_t max_pfn = 0, e;
-    size_t bits;
+  return 0;
+}
 
-    for (size_t i = 0; i < nchunks; i++)
-      for (unsigned long o = 0; o < CHUNK; o += page)
-	if (pread (pm, &e, sizeof e,
-		   (off_t) ((uintptr_t) (chunks[i] + o) / page * sizeof e))
-	    == sizeof e && (e >> 63) && (e & ((1ULL << 55) - 1)) > max_pfn)
-	  max_pfn = e & ((1ULL << 55) - 1);
-    bits = (size_t) (max_pfn / per_block) + 1;
-    if ((seen = calloc ((bits + 7) / 8, 1)) == NULL)
-      {
-	puts ("FRAGMENT error=no-memory");
-	return 2;
-      }
-  }
-  for (size_t i = 0; i < nchunks; i++)
+/* The page frame of the page at P (pagemap PM), or -1 where it has
+   none.  */
+static int64_t
+pfn_of (int pm, const char *p, unsigned long page)
+{
+  uint64_t e;
+
+  if (pread (pm, &e, sizeof e, (off_t) ((uintptr_t) p / page * sizeof e))
+      != sizeof e || !(e >> 63))
+    return -1;
+  return (int64_t) (e & ((1ULL << 55) - 1));
+}
+
+/* Keep and lock one page of CH in each block of PER_BLOCK pages of
+   physical memory, and free the rest.  A block is noted by its number in
+   a bitmap over the physical address space seen.  Returns the blocks
+   pinned, or -1 out of memory.  */
+static long
+pin_blocks (const struct chunks *ch, int pm, unsigned long page,
+	    unsigned long per_block)
+{
+  int64_t max_pfn = 0, pfn;
+  unsigned char *seen;
+  long blocks = 0;
+
+  for (size_t i = 0; i < ch->n; i++)
+    for (unsigned long o = 0; o < CHUNK; o += page)
+      if ((pfn = pfn_of (pm, ch->c[i] + o, page)) > max_pfn)
+	max_pfn = pfn;
+  if ((seen = calloc (((size_t) max_pfn / per_block + 1 + 7) / 8, 1)) == NULL)
+    return -1;
+  for (size_t i = 0; i < ch->n; i++)
     {
-      char *run = chunks[i];	/* The pages to free since the last kept.  */
+      char *run = ch->c[i];	/* The pages to free since the last kept.  */
 
       for (unsigned long o = 0; o < CHUNK; o += page)
 	{
-	  char *p = chunks[i] + o;
-	  uint64_t e, block;
+	  char *p = ch->c[i] + o;
+	  uint64_t block;
 
-	  if (pread (pm, &e, sizeof e,
-		     (off_t) ((uintptr_t) p / page * sizeof e)) != sizeof e
-	      || !(e >> 63))
+	  if ((pfn = pfn_of (pm, p, page)) < 0)
 	    continue;
-	  block = (e & ((1ULL << 55) - 1)) / per_block;
+	  block = (uint64_t) pfn / per_block;
 	  if (seen[block / 8] & (1 << (block % 8)) || mlock (p, page) != 0)
 	    continue;
 	  seen[block / 8] |= (unsigned char) (1 << (block % 8));
@@ -158,38 +162,69 @@ main (int argc, char **argv)
 	    madvise (run, (size_t) (p - run), MADV_DONTNEED);
 	  run = p + page;
 	}
-      if (run < chunks[i] + CHUNK)
-	madvise (run, (size_t) (chunks[i] + CHUNK - run), MADV_DONTNEED);
+      if (run < ch->c[i] + CHUNK)
+	madvise (run, (size_t) (ch->c[i] + CHUNK - run), MADV_DONTNEED);
     }
-  /* The blocks left whole: taken as huge pages, one touch each.  */
-  {
-    unsigned order = 0;
-    unsigned long left, taken = 0;
+  return blocks;
+}
 
-    while ((page << order) < h)
-      order++;
-    while ((left = free_blocks (order)) > 0)
-      {
-	size_t len = (left + 1) * h;
-	char *c = mmap (NULL, len, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	unsigned long before = left;
+/* Take the free blocks of 2^ORDER pages (H bytes) left whole, as huge
+   pages, one touch each, until none is left or none more comes.  Returns
+   the blocks taken.  */
+static unsigned long
+take_whole (unsigned order, unsigned long h)
+{
+  unsigned long left, taken = 0;
 
-	if (c == MAP_FAILED)
-	  break;
-	/* Only the PMD-aligned part can hold huge pages.  */
-	char *a = (char *) (((uintptr_t) c + h - 1) & ~(uintptr_t) (h - 1));
-	madvise (c, len, MADV_HUGEPAGE);
-	for (unsigned long i = 0; i < left; i++)
-	  a[i * h] = 1;
-	left = free_blocks (order);
-	taken += before > left ? before - left : 0;
-	if (left >= before)
-	  break;
-      }
-    printf ("FRAGMENT free_kb=%ld blocks=%lu taken=%lu left=%lu\n",
-	    mem_free_kb (), blocks, taken, free_blocks (order));
-  }
+  while ((left = free_blocks (order)) > 0)
+    {
+      size_t len = (left + 1) * h;
+      char *c = mmap (NULL, len, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      unsigned long before = left;
+
+      if (c == MAP_FAILED)
+	break;
+      /* Only the PMD-aligned part can hold huge pages.  */
+      char *a = (char *) (((uintptr_t) c + h - 1) & ~(uintptr_t) (h - 1));
+      madvise (c, len, MADV_HUGEPAGE);
+      for (unsigned long i = 0; i < left; i++)
+	a[i * h] = 1;
+      left = free_blocks (order);
+      taken += before > left ? before - left : 0;
+      if (left >= before)
+	break;
+    }
+  return taken;
+}
+
+int
+main (int argc, char **argv)
+{
+  long keep_kb = (argc > 1 ? atol (argv[1]) : 64) * 1024;
+  unsigned long page = (unsigned long) sysconf (_SC_PAGESIZE);
+  unsigned long h = pmd_size (), per_block = h / page, taken;
+  struct chunks ch = { malloc (1024 * sizeof (char *)), 0, 1024 };
+  int pm = open ("/proc/self/pagemap", O_RDONLY);
+  unsigned order = 0;
+  long blocks;
+
+  if (ch.c == NULL || pm < 0 || h == 0 || per_block == 0)
+    {
+      puts ("FRAGMENT error=setup");
+      return 2;
+    }
+  if (take_free (&ch, keep_kb, page) != 0
+      || (blocks = pin_blocks (&ch, pm, page, per_block)) < 0)
+    {
+      puts ("FRAGMENT error=no-memory");
+      return 2;
+    }
+  while ((page << order) < h)
+    order++;
+  taken = take_whole (order, h);
+  printf ("FRAGMENT free_kb=%ld blocks=%ld taken=%lu left=%lu\n",
+	  mem_free_kb (), blocks, taken, free_blocks (order));
   fflush (stdout);
   for (;;)
     pause ();

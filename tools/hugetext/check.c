@@ -80,12 +80,12 @@ static int
 parse_opts (int argc, char **argv, struct check_opts *o)
 {
   static const struct option longopts[] = {
-    { "page-size", required_argument, NULL, 'p' },
+    TOOL_OPTION_PAGE_SIZE,
     { "min-size", required_argument, NULL, 'm' },
-    { "json", no_argument, NULL, 'j' },
+    TOOL_OPTION_JSON,
     { "brief", no_argument, NULL, 'b' },
     { "verbose", no_argument, NULL, 'v' },
-    { "help", no_argument, NULL, 'h' },
+    TOOL_OPTION_HELP,
     { NULL, 0, NULL, 0 },
   };
   int c;

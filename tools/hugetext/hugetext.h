@@ -47,6 +47,26 @@ extern const char *ht_progname;
 int tool_parse_size (const char *cmd, const char *opt, const char *arg,
 		     bool pow2, uint64_t *out);
 
+struct ht_json;
+
+/* Do file I of a subcommand's files and report it: as an object of the
+   JSON array J with --json, J being NULL without.  Returns the file's
+   exit status.  */
+typedef int tool_file_fn (void *ctx, size_t i, struct ht_json *j);
+
+/* Go over files 0 to N - 1 with EACH, inside a JSON array on standard
+   output with JSON (an empty one where N is 0).  Returns the highest exit
+   status of the files (a failure to read beats partial coverage), or
+   HT_EXIT_OK where there is none.  */
+int tool_each_file (size_t n, bool json, tool_file_fn *each, void *ctx);
+
+/* The options that more than one subcommand takes, declared once for
+   their getopt_long tables; each subcommand's usage says what they mean
+   there.  */
+#define TOOL_OPTION_PAGE_SIZE { "page-size", required_argument, NULL, 'p' }
+#define TOOL_OPTION_JSON { "json", no_argument, NULL, 'j' }
+#define TOOL_OPTION_HELP { "help", no_argument, NULL, 'h' }
+
 /* Whether this process has capability CAP (CAP_SYS_PTRACE...) in its
    effective set, as /proc/self/status says.  */
 bool tool_capable (int cap);

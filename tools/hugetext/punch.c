@@ -617,23 +617,22 @@ open_read (const char *path, struct stat *st, struct punch_result *r)
   return fd;
 }
 
-/* Parse the headers of FD (ST its status) with the project's ELF reader
-   and find the blocks to punch: those of the padding that read as zeros,
-   into RUNS.  Returns 0 when there are some.  */
-static int
-find_runs (int fd, const struct stat *st, struct punch_result *r,
-	   struct spans *runs)
+/* Read the headers of FD (ST its status) with the project's ELF reader
+   and put the blocks of its padding into BLOCKS (R->block their size).
+   Returns how many code segments are laid out, or -1 having said in R
+   why there is nothing to read.  */
+static long
+read_padding (int fd, const struct stat *st, struct punch_result *r,
+	      struct spans *blocks)
 {
   unsigned char magic[SELFMAG];
   struct ht_layout_opts lopts = { .min_size = 1, .headers_only = true };
   struct ht_layout layout;
-  struct spans blocks = { 0 };
   struct ht_elf elf;
   char err[HT_ERRLEN];
-  unsigned char *image, *buf;
-  size_t size = (size_t) st->st_size, buflen;
+  unsigned char *image;
+  size_t size = (size_t) st->st_size;
   long laid;
-  int rc = -1;
 
   if (read_full (fd, magic, sizeof magic, 0) != (ssize_t) sizeof magic
       || memcmp (magic, ELFMAG, SELFMAG) != 0)
@@ -682,18 +681,34 @@ find_runs (int fd, const struct stat *st, struct punch_result *r,
       return -1;
     }
   r->block = block_size (st);
-  laid = padding_blocks (&layout, r->block, &blocks);
+  laid = padding_blocks (&layout, r->block, blocks);
   ht_layout_free (&layout);
   ht_elf_free (&elf);
   munmap (image, size);
+  if (laid < 0)
+    fail (r, HT_EXIT_BAD_INPUT, "cannot read", ENOMEM);
+  return laid;
+}
+
+/* Find the blocks of FD's padding (ST its status) that read as zeros,
+   into RUNS.  Returns 0 when there are some.  */
+static int
+find_runs (int fd, const struct stat *st, struct punch_result *r,
+	   struct spans *runs)
+{
+  struct spans blocks = { 0 };
+  unsigned char *buf = NULL;
+  size_t buflen;
+  long laid = read_padding (fd, st, r, &blocks);
+  int rc = -1;
+
   buflen = r->block > SCAN_CHUNK ? (size_t) r->block : SCAN_CHUNK;
-  buf = laid > 0 && blocks.n > 0 ? malloc (buflen) : NULL;
-  if (laid < 0 || (laid > 0 && blocks.n > 0 && buf == NULL))
+  if (laid > 0 && blocks.n > 0 && (buf = malloc (buflen)) == NULL)
     fail (r, HT_EXIT_BAD_INPUT, "cannot read", ENOMEM);
   else if (laid == 0)
     r->note = "not laid out for huge pages (no code segment aligned to H): "
 	      "nothing to punch";
-  else
+  else if (laid > 0)
     {
       rc = 0;
       for (size_t i = 0; rc == 0 && i < blocks.n; i++)
@@ -1035,19 +1050,39 @@ report_json (struct ht_json *j, const struct punch_result *r,
   ht_json_end_object (j);
 }
 
+/* Punch file I of the command line and report it.  */
+struct punch_each
+{
+  char **files;
+  const struct punch_opts *o;
+};
+
+static int
+punch_one (void *ctx, size_t i, struct ht_json *j)
+{
+  const struct punch_each *e = ctx;
+  struct punch_result r;
+
+  punch_file (e->files[i], e->o, &r);
+  if (j != NULL)
+    report_json (j, &r, e->o);
+  else
+    report_text (&r, e->o);
+  return r.status;
+}
+
 int
 cmd_punch (int argc, char **argv)
 {
   static const struct option longopts[] = {
     { "dry-run", no_argument, NULL, 'n' },
     { "quiet", no_argument, NULL, 'q' },
-    { "json", no_argument, NULL, 'j' },
-    { "help", no_argument, NULL, 'h' },
+    TOOL_OPTION_JSON,
+    TOOL_OPTION_HELP,
     { NULL, 0, NULL, 0 },
   };
   struct punch_opts o = { false, false, false };
-  struct ht_json j;
-  int c, status = HT_EXIT_OK;
+  int c;
 
   optind = 1;
   while ((c = getopt_long (argc, argv, "qh", longopts, NULL)) != -1)
@@ -1065,25 +1100,7 @@ cmd_punch (int argc, char **argv)
       punch_usage (stderr);
       return HT_EXIT_BAD_INPUT;
     }
-  if (o.json)
-    {
-      ht_json_init (&j, stdout);
-      ht_json_array (&j, NULL);
-    }
-  for (int i = optind; i < argc; i++)
-    {
-      struct punch_result r;
+  struct punch_each e = { argv + optind, &o };
 
-      punch_file (argv[i], &o, &r);
-      if (o.json)
-	report_json (&j, &r, &o);
-      else
-	report_text (&r, &o);
-      if (r.status > status)
-	status = r.status;
-    }
-  /* The writer ends the document with a newline.  */
-  if (o.json)
-    ht_json_end_array (&j);
-  return status;
+  return tool_each_file ((size_t) (argc - optind), o.json, punch_one, &e);
 }

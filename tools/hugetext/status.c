@@ -121,15 +121,66 @@ deleted (const struct text_map *t)
 	 && strcmp (t->path + len - (sizeof mark - 1), mark) == 0;
 }
 
+/* Why the page cache gives T's file small folios, and what to do: for
+   explain.  */
+static const char *
+cache_explain (const struct status *st, const struct text_map *t,
+	       char *buf)
+{
+  struct ht_fs_info fs;
+  const char *why = NULL;
+  int fd;
+
+  fd = open (t->path, O_RDONLY | O_CLOEXEC);
+  if (fd >= 0 && ht_fs_info (fd, st->o->page_size, &fs) == 0)
+    {
+      if (fs.shmem)
+	/* The words and the advice of warm's, tested there: a file copied
+	   onto huge=within_size gets small pages.  */
+	why = "tmpfs keeps a file's pages, small ones here: run 'hugetext "
+	      "warm --collapse FILE', or copy the file to a tmpfs mounted "
+	      "with huge=always";
+      else if (fs.pmd_folios == HT_FS_SMALL_FOLIOS)
+	{
+	  snprintf (buf, HT_FS_WHY_LEN, "the page cache cannot hold huge "
+		    "folios for this file on this kernel: %s", fs.why);
+	  why = buf;
+	}
+      else if (fs.folios == HT_FS_SMALL_FOLIOS)
+	{
+	  /* MADV_COLLAPSE replaces folios a process maps, too.  */
+	  snprintf (buf, HT_FS_WHY_LEN, "%s (run 'hugetext warm --collapse "
+		    "FILE')", fs.why);
+	  why = buf;
+	}
+    }
+  if (fd >= 0)
+    close (fd);
+  /* In "never" the kernel still maps a huge folio that is in the page
+     cache with a PMD; only nothing but MADV_HUGEPAGE readahead or
+     MADV_COLLAPSE (hugetext warm) puts one there.  */
+  /* warm fills only a code segment that starts on an H boundary: for
+     any other, its advice would not work.  */
+  if (why == NULL && !warm_fills (t->path, st->o->page_size))
+    why = "the page cache holds small folios for this file, and its code "
+	  "segment does not start on an H boundary, which 'hugetext warm' "
+	  "needs: link it with -z hugetext";
+  if (why == NULL && st->mode == HT_THP_NEVER)
+    why = "the page cache holds small folios for this file, and with THP "
+	  "\"never\" nothing reads text in huge folios by itself ("
+	  "stop the program, run 'hugetext warm FILE', then start it)";
+  if (why == NULL)
+    why = "the page cache holds small folios for this file "
+	  "(stop the program, run 'hugetext warm FILE', then start it: the "
+	  "small folios it maps cannot be dropped while it runs)";
+  return why;
+}
+
 /* Why the mapping M is not fully PMD-mapped, in words (in BUF where they
    are made up: HT_FS_WHY_LEN bytes).  */
 static const char *
 explain (const struct status *st, const struct text_map *t, char *buf)
 {
-  struct ht_fs_info fs;
-  int fd;
-  const char *why = NULL;
-
   if (st->mode == HT_THP_UNAVAILABLE)
     return "the kernel has no transparent huge pages";
   /* Any advice on the file would be about another file now.  */
@@ -168,49 +219,7 @@ explain (const struct status *st, const struct text_map *t, char *buf)
   if (t->m.rss < t->eligible && t->m.rss <= t->pmd)
     return "the rest has not been run yet: the kernel maps text, huge or "
 	   "not, on first use";
-  fd = open (t->path, O_RDONLY | O_CLOEXEC);
-  if (fd >= 0 && ht_fs_info (fd, st->o->page_size, &fs) == 0)
-    {
-      if (fs.shmem)
-	/* The words and the advice of warm's, tested there: a file copied
-	   onto huge=within_size gets small pages.  */
-	why = "tmpfs keeps a file's pages, small ones here: run 'hugetext "
-	      "warm --collapse FILE', or copy the file to a tmpfs mounted "
-	      "with huge=always";
-      else if (fs.pmd_folios == HT_FS_SMALL_FOLIOS)
-	{
-	  snprintf (buf, HT_FS_WHY_LEN, "the page cache cannot hold huge "
-		    "folios for this file on this kernel: %s", fs.why);
-	  why = buf;
-	}
-      else if (fs.folios == HT_FS_SMALL_FOLIOS)
-	{
-	  /* MADV_COLLAPSE replaces folios a process maps, too.  */
-	  snprintf (buf, HT_FS_WHY_LEN, "%s (run 'hugetext warm --collapse "
-		    "FILE')", fs.why);
-	  why = buf;
-	}
-    }
-  if (fd >= 0)
-    close (fd);
-  /* In "never" the kernel still maps a huge folio that is in the page
-     cache with a PMD; only nothing but MADV_HUGEPAGE readahead or
-     MADV_COLLAPSE (hugetext warm) puts one there.  */
-  /* warm fills only a code segment that starts on an H boundary: for
-     any other, its advice would not work.  */
-  if (why == NULL && !warm_fills (t->path, st->o->page_size))
-    why = "the page cache holds small folios for this file, and its code "
-	  "segment does not start on an H boundary, which 'hugetext warm' "
-	  "needs: link it with -z hugetext";
-  if (why == NULL && st->mode == HT_THP_NEVER)
-    why = "the page cache holds small folios for this file, and with THP "
-	  "\"never\" nothing reads text in huge folios by itself (run "
-	  "stop the program, run 'hugetext warm FILE', then start it)";
-  if (why == NULL)
-    why = "the page cache holds small folios for this file "
-	  "(stop the program, run 'hugetext warm FILE', then start it: the "
-	  "small folios it maps cannot be dropped while it runs)";
-  return why;
+  return cache_explain (st, t, buf);
 }
 
 static int
@@ -549,27 +558,24 @@ find_process (const char *name, int *status, long *pids, size_t *npids)
   return 0;
 }
 
-/* Start COMMAND, sample it after the delay, then wait for it.  The
-   delay counts from its exec, which a close-on-exec pipe reports: before
-   that, the child is this program.  With --json, the command's standard
-   output goes to standard error, so that standard output holds the one
-   JSON document.  */
+/* Start COMMAND into *PID.  The delay counts from its exec, which a
+   close-on-exec pipe reports: before that, the child is this program.
+   With --json, the command's standard output goes to standard error, so
+   that standard output holds the one JSON document.  Returns HT_EXIT_OK,
+   or an exit status having said why it could not run.  */
 static int
-sample_command (char **argv, struct status_opts *o)
+start_command (char **argv, const struct status_opts *o, pid_t *pid)
 {
-  struct timespec step = { 0, 20 * 1000 * 1000 }, start, now;
-  double waited = 0;
-  int wstatus, status, exec_error = 0, fds[2];
-  pid_t pid;
+  int wstatus, exec_error = 0, fds[2];
 
   fflush (NULL);
-  if (pipe2 (fds, O_CLOEXEC) != 0 || (pid = fork ()) < 0)
+  if (pipe2 (fds, O_CLOEXEC) != 0 || (*pid = fork ()) < 0)
     {
       fprintf (stderr, "%s status: cannot start %s: %s\n", ht_progname,
 	       argv[0], strerror (errno));
       return HT_EXIT_BAD_INPUT;
     }
-  if (pid == 0)
+  if (*pid == 0)
     {
       int e;
 
@@ -586,27 +592,37 @@ sample_command (char **argv, struct status_opts *o)
   while (read (fds[0], &exec_error, sizeof exec_error) < 0 && errno == EINTR)
     ;
   close (fds[0]);
-  clock_gettime (CLOCK_MONOTONIC, &start);
-  if (exec_error != 0)
+  if (exec_error == 0)
+    return HT_EXIT_OK;
+  waitpid (*pid, &wstatus, 0);
+  fprintf (stderr, "%s status: cannot run %s: %s\n", ht_progname,
+	   argv[0], strerror (exec_error));
+  if (o->json)
     {
-      waitpid (pid, &wstatus, 0);
-      fprintf (stderr, "%s status: cannot run %s: %s\n", ht_progname,
-	       argv[0], strerror (exec_error));
-      if (o->json)
-	{
-	  struct ht_json j;
-	  char why[HT_ERRLEN];
+      struct ht_json j;
+      char why[HT_ERRLEN];
 
-	  snprintf (why, sizeof why, "cannot run: %s", strerror (exec_error));
-	  ht_json_init (&j, stdout);
-	  ht_json_object (&j, NULL);
-	  ht_json_str (&j, "command", argv[0]);
-	  ht_json_str (&j, "error", why);
-	  ht_json_u64 (&j, "status", HT_EXIT_BAD_INPUT);
-	  ht_json_end_object (&j);
-	}
-      return HT_EXIT_BAD_INPUT;
+      snprintf (why, sizeof why, "cannot run: %s", strerror (exec_error));
+      ht_json_init (&j, stdout);
+      ht_json_object (&j, NULL);
+      ht_json_str (&j, "command", argv[0]);
+      ht_json_str (&j, "error", why);
+      ht_json_u64 (&j, "status", HT_EXIT_BAD_INPUT);
+      ht_json_end_object (&j);
     }
+  return HT_EXIT_BAD_INPUT;
+}
+
+/* Wait the delay for the started COMMAND, process PID.  Returns
+   HT_EXIT_OK, or HT_EXIT_NO_PROCESS having said that it exited before.  */
+static int
+await_delay (char **argv, const struct status_opts *o, pid_t pid)
+{
+  struct timespec step = { 0, 20 * 1000 * 1000 }, start, now;
+  double waited = 0;
+  int wstatus;
+
+  clock_gettime (CLOCK_MONOTONIC, &start);
   for (;;)
     {
       if (waitpid (pid, &wstatus, WNOHANG) == pid)
@@ -628,12 +644,25 @@ sample_command (char **argv, struct status_opts *o)
 	  return HT_EXIT_NO_PROCESS;
 	}
       if (waited >= o->delay)
-	break;
+	return HT_EXIT_OK;
       nanosleep (&step, NULL);
       clock_gettime (CLOCK_MONOTONIC, &now);
       waited = (double) (now.tv_sec - start.tv_sec)
 	       + (double) (now.tv_nsec - start.tv_nsec) / 1e9;
     }
+}
+
+/* Start COMMAND, sample it after the delay, then wait for it.  */
+static int
+sample_command (char **argv, struct status_opts *o)
+{
+  pid_t pid;
+  int wstatus, status = start_command (argv, o, &pid);
+
+  if (status == HT_EXIT_OK)
+    status = await_delay (argv, o, pid);
+  if (status != HT_EXIT_OK)
+    return status;
   status = sample (pid, o);
   /* The report now, not when the command ends (a service may run on). */
   fflush (stdout);
@@ -641,14 +670,47 @@ sample_command (char **argv, struct status_opts *o)
   return status;
 }
 
+/* Sample the one process named ARG (its command name), or say that
+   there is none or that there are several.  */
+static int
+sample_named (const char *arg, struct status_opts *o)
+{
+  int status = HT_EXIT_OK;
+  long pids[64], pid;
+  size_t npids = sizeof pids / sizeof pids[0];
+  struct ht_json j;
+
+  pid = find_process (arg, &status, pids, &npids);
+  if (pid != 0)
+    return sample (pid, o);
+  if (!o->json)
+    return status;
+  ht_json_init (&j, stdout);
+  ht_json_object (&j, NULL);
+  ht_json_str (&j, "name", arg);
+  ht_json_str (&j, "error", status == HT_EXIT_NO_PROCESS
+			     ? "no process is named so"
+			     : "several processes are named so");
+  if (status != HT_EXIT_NO_PROCESS)
+    {
+      ht_json_array (&j, "pids");
+      for (size_t i = 0; i < npids; i++)
+	ht_json_u64 (&j, NULL, (uint64_t) pids[i]);
+      ht_json_end_array (&j);
+    }
+  ht_json_u64 (&j, "status", (uint64_t) status);
+  ht_json_end_object (&j);
+  return status;
+}
+
 int
 cmd_status (int argc, char **argv)
 {
   static const struct option longopts[] = {
-    { "page-size", required_argument, NULL, 'p' },
+    TOOL_OPTION_PAGE_SIZE,
     { "delay", required_argument, NULL, 'd' },
-    { "json", no_argument, NULL, 'j' },
-    { "help", no_argument, NULL, 'h' },
+    TOOL_OPTION_JSON,
+    TOOL_OPTION_HELP,
     { NULL, 0, NULL, 0 },
   };
   struct status_opts o = { 0, HT_H_OPTION, 1.0, false };
@@ -707,37 +769,7 @@ cmd_status (int argc, char **argv)
       return HT_EXIT_BAD_INPUT;
     }
   if (arg[strspn (arg, "0123456789")] != '\0')
-    {
-      int status = HT_EXIT_OK;
-
-      long pids[64];
-      size_t npids = sizeof pids / sizeof pids[0];
-
-      pid = find_process (arg, &status, pids, &npids);
-      if (pid != 0)
-	return sample (pid, &o);
-      if (o.json)
-	{
-	  struct ht_json j;
-
-	  ht_json_init (&j, stdout);
-	  ht_json_object (&j, NULL);
-	  ht_json_str (&j, "name", arg);
-	  ht_json_str (&j, "error", status == HT_EXIT_NO_PROCESS
-				     ? "no process is named so"
-				     : "several processes are named so");
-	  if (status != HT_EXIT_NO_PROCESS)
-	    {
-	      ht_json_array (&j, "pids");
-	      for (size_t i = 0; i < npids; i++)
-		ht_json_u64 (&j, NULL, (uint64_t) pids[i]);
-	      ht_json_end_array (&j);
-	    }
-	  ht_json_u64 (&j, "status", (uint64_t) status);
-	  ht_json_end_object (&j);
-	}
-      return status;
-    }
+    return sample_named (arg, &o);
   errno = 0;
   pid = strtol (arg, &end, 10);
   if (*end != '\0' || pid <= 0 || errno != 0)

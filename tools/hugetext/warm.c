@@ -217,6 +217,105 @@ collapse (void *map, uint64_t size)
     }
 }
 
+/* O's filesystem, or where it is not known one described as unknown in
+   *UNKNOWN.  */
+static const struct ht_fs_info *
+fs_or_unknown (const struct warm_opts *o, struct ht_fs_info *unknown)
+{
+  if (o->fs != NULL)
+    return o->fs;
+  ht_fs_describe (0, ht_kernel_version (), o->page_size, 0, unknown);
+  return unknown;
+}
+
+/* Say in R why MADV_COLLAPSE of the range failed with errno.  NEEDED:
+   --running asked for it without --collapse, for a process that maps
+   small folios of the range.  */
+static void
+collapse_failed (struct warm_result *r, const struct warm_opts *o,
+		 bool needed)
+{
+  struct ht_fs_info unknown;
+  int e = errno;
+
+  if (needed && (e == EINVAL || e == ENOSYS))
+    {
+      char why[HT_FS_WHY_LEN];
+
+      /* The small folios stay cached while it maps them, and a restart
+	 maps them again: only a warm while nothing maps the file
+	 replaces them.  */
+      snprintf (r->note_buf, sizeof r->note_buf, "a running process "
+		"maps small folios of it, which this kernel cannot "
+		"collapse (%s): stop the process, run 'hugetext warm' on "
+		"the file again, then start it",
+		ht_collapse_einval (fs_or_unknown (o, &unknown), why));
+      r->note = r->note_buf;
+    }
+  else if (e == EINVAL || e == ENOSYS)
+    {
+      /* What EINVAL means depends on the kernel: no READ_ONLY_THP_FOR_FS,
+	 or no folios of H for this file.  */
+      r->error = ht_collapse_einval (fs_or_unknown (o, &unknown), r->why);
+      r->status = HT_EXIT_NO_COLLAPSE;
+    }
+  else
+    {
+      if (e == EAGAIN)
+	snprintf (r->note_buf, sizeof r->note_buf,
+		  "MADV_COLLAPSE failed for part of the range: %s "
+		  "(pages busy, %d tries)", strerror (e), COLLAPSE_TRIES);
+      else
+	snprintf (r->note_buf, sizeof r->note_buf,
+		  "MADV_COLLAPSE failed for part of the range: %s%s",
+		  strerror (e),
+		  e == ENOMEM ? " (no free huge page: memory too "
+				"fragmented, or a cgroup's limit)" : "");
+      r->note = r->note_buf;
+    }
+}
+
+/* The range was warmed only in part: say why in R, where nothing has
+   yet.  */
+static void
+explain_part (struct warm_result *r, const struct warm_opts *o)
+{
+  if (r->note != NULL)
+    return;
+  if (o->fs != NULL && o->fs->shmem)
+    /* A tmpfs file's pages are the file: none can be dropped, and only
+       the mount's huge= option, or MADV_COLLAPSE, gives it huge pages
+       (whatever maps it).  */
+    r->note = o->collapse
+	      ? "tmpfs: MADV_COLLAPSE left part of the range in small pages"
+	      : "tmpfs keeps a file's pages, small ones here: use "
+		"--collapse, or copy the file to a tmpfs mounted with "
+		"huge=always";
+  else if (r->still_cached != 0 && o->no_drop)
+    r->note = "small folios of the range were cached, and --no-drop kept "
+	      "them: run 'hugetext warm' on it without --no-drop";
+  else if (r->still_cached != 0)
+    {
+      /* --collapse is offered only where the facts say it works on this
+	 kernel (from HT_COLLAPSE_PMD_FOLIOS, where the page cache holds
+	 folios of H); before, it needs a build option Debian's kernels
+	 lack, and exits 6 without it.  */
+      bool collapse_works = o->fs != NULL
+			    && ht_collapse_needs_pmd_folios (o->fs->kernel)
+			    && ht_fs_refusal (o->fs, true, r->why) == NULL;
+
+      r->note = collapse_works && !o->collapse
+		? "small folios of the range stayed cached: a running "
+		  "process maps the file (stop it and run 'hugetext warm' "
+		  "on the file again, or use --collapse)"
+		: "small folios of the range stayed cached: a running "
+		  "process maps the file (stop it and run 'hugetext warm' "
+		  "on the file again)";
+    }
+  else
+    r->note = "the kernel did not fill the range with huge folios";
+}
+
 static void
 warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
 {
@@ -256,54 +355,7 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
   /* Nothing to collapse where the range is PMD-mapped already.  */
   if ((o->collapse || needed) && pmd_mapped (map) < r->size
       && collapse (map, r->size) != 0)
-    {
-      if (needed && (errno == EINVAL || errno == ENOSYS))
-	{
-	  struct ht_fs_info unknown;
-	  char why[HT_FS_WHY_LEN];
-
-	  if (o->fs == NULL)
-	    ht_fs_describe (0, ht_kernel_version (), o->page_size, 0,
-			    &unknown);
-	  /* The small folios stay cached while it maps them, and a
-	     restart maps them again: only a warm while nothing maps the
-	     file replaces them.  */
-	  snprintf (r->note_buf, sizeof r->note_buf, "a running process "
-		    "maps small folios of it, which this kernel cannot "
-		    "collapse (%s): stop the process, run 'hugetext warm' on "
-		    "the file again, then start it",
-		    ht_collapse_einval (o->fs ? o->fs : &unknown, why));
-	  r->note = r->note_buf;
-	}
-      else if (errno == EINVAL || errno == ENOSYS)
-	{
-	  /* What EINVAL means depends on the kernel: no
-	     READ_ONLY_THP_FOR_FS, or no folios of H for this file.  */
-	  struct ht_fs_info unknown;
-
-	  if (o->fs == NULL)
-	    ht_fs_describe (0, ht_kernel_version (), o->page_size, 0,
-			    &unknown);
-	  r->error = ht_collapse_einval (o->fs ? o->fs : &unknown, r->why);
-	  r->status = HT_EXIT_NO_COLLAPSE;
-	}
-      else
-	{
-	  int e = errno;
-
-	  if (e == EAGAIN)
-	    snprintf (r->note_buf, sizeof r->note_buf,
-		      "MADV_COLLAPSE failed for part of the range: %s "
-		      "(pages busy, %d tries)", strerror (e), COLLAPSE_TRIES);
-	  else
-	    snprintf (r->note_buf, sizeof r->note_buf,
-		      "MADV_COLLAPSE failed for part of the range: %s%s",
-		      strerror (e),
-		      e == ENOMEM ? " (no free huge page: memory too "
-				    "fragmented, or a cgroup's limit)" : "");
-	  r->note = r->note_buf;
-	}
-    }
+    collapse_failed (r, o, needed);
   r->pmd = pmd_mapped (map);
   munmap (map, r->size);
   if (r->still_cached > r->size - r->pmd)
@@ -311,39 +363,7 @@ warm_range (int fd, struct warm_result *r, const struct warm_opts *o)
   if (r->status == HT_EXIT_OK && r->pmd < r->size)
     {
       r->status = HT_EXIT_FAIL;
-      if (r->note == NULL && o->fs != NULL && o->fs->shmem)
-	/* A tmpfs file's pages are the file: none can be dropped, and
-	   only the mount's huge= option, or MADV_COLLAPSE, gives it huge
-	   pages (whatever maps it).  */
-	r->note = o->collapse
-		  ? "tmpfs: MADV_COLLAPSE left part of the range in small "
-		    "pages"
-		  : "tmpfs keeps a file's pages, small ones here: use "
-		    "--collapse, or copy the file to a tmpfs mounted with "
-		    "huge=always";
-      else if (r->note == NULL && r->still_cached != 0 && o->no_drop)
-	r->note = "small folios of the range were cached, and --no-drop "
-		  "kept them: run 'hugetext warm' on it without --no-drop";
-      else if (r->note == NULL && r->still_cached != 0)
-	{
-	  /* --collapse is offered only where the facts say it works on
-	     this kernel (from HT_COLLAPSE_PMD_FOLIOS, where the page
-	     cache holds folios of H); before, it needs a build option
-	     Debian's kernels lack, and exits 6 without it.  */
-	  bool collapse_works = o->fs != NULL
-				&& ht_collapse_needs_pmd_folios (o->fs->kernel)
-				&& ht_fs_refusal (o->fs, true, r->why) == NULL;
-
-	  r->note = collapse_works && !o->collapse
-		    ? "small folios of the range stayed cached: a running "
-		      "process maps the file (stop it and run 'hugetext "
-		      "warm' on the file again, or use --collapse)"
-		    : "small folios of the range stayed cached: a running "
-		      "process maps the file (stop it and run 'hugetext "
-		      "warm' on the file again)";
-	}
-      else if (r->note == NULL)
-	r->note = "the kernel did not fill the range with huge folios";
+      explain_part (r, o);
     }
 }
 
@@ -372,49 +392,28 @@ aligned_text (const struct ht_elf *elf, uint64_t h, uint64_t *offset,
   return size;
 }
 
+/* The range of the open file F to warm, into R, or why there is none
+   (R's status, error or note).  */
 static void
-warm_file (const char *path, const struct warm_opts *opts,
-	   struct warm_result *r)
+find_range (const struct ht_file *f, const struct warm_opts *o,
+	    struct warm_result *r)
 {
-  struct warm_opts with_fs = *opts;
-  const struct warm_opts *o = &with_fs;
-  struct ht_fs_info fs;
-  struct ht_file f;
   struct ht_elf elf;
   char err[HT_ERRLEN];
 
-  memset (r, 0, sizeof *r);
-  r->path = path;
-  if (ht_file_open (&f, path, err) != 0)
-    {
-      r->status = tool_file_status (f.error);
-      snprintf (r->why, sizeof r->why, "%s", err);
-      r->error = r->why;
-      return;
-    }
-  /* Only the headers are read here: no readahead around them, which
-     would bring the text in small folios (read_ahead_kb can be larger
-     than the whole file), for --no-drop to keep.  And what warm adds to
-     the page cache is the range and no more: ht_file_close drops the
-     headers' pages, and what the faults' readahead reads past the
-     range's end (on 6.18, up to 3 huge pages more), so that --budget is
-     a ceiling.  */
-  ht_file_quiet (&f);
-  if (ht_fs_info (f.fd, o->page_size, &fs) == 0)
-    with_fs.fs = &fs;
-  if (f.size == 0)
+  if (f->size == 0)
     {
       r->status = HT_EXIT_NOT_ELF;
       r->error = "not an ELF file (empty)";
     }
-  else if (ht_elf_parse (&elf, f.data, f.size, err) != 0)
+  else if (ht_elf_parse (&elf, f->data, f->size, err) != 0)
     {
       /* No ELF magic: not an ELF file (7).  Magic, but headers that do
 	 not hold (truncated, a bad field): a corrupt ELF file, in the
 	 parser's words, as check and punch say it (2).  */
-      bool magic = f.size >= 4 && memcmp (f.data, "\177ELF", 4) == 0;
+      bool magic = f->size >= 4 && memcmp (f->data, "\177ELF", 4) == 0;
 
-      r->status = tool_elf_status (f.data, f.size);
+      r->status = tool_elf_status (f->data, f->size);
       snprintf (r->why, sizeof r->why, "%s%s",
 		magic ? "cannot read as ELF: " : "", err);
       r->error = r->why;
@@ -442,6 +441,38 @@ warm_file (const char *path, const struct warm_opts *opts,
 	  r->size = 0;
 	}
     }
+}
+
+static void
+warm_file (const char *path, const struct warm_opts *opts,
+	   struct warm_result *r)
+{
+  struct warm_opts with_fs = *opts;
+  const struct warm_opts *o = &with_fs;
+  struct ht_fs_info fs;
+  struct ht_file f;
+  char err[HT_ERRLEN];
+
+  memset (r, 0, sizeof *r);
+  r->path = path;
+  if (ht_file_open (&f, path, err) != 0)
+    {
+      r->status = tool_file_status (f.error);
+      snprintf (r->why, sizeof r->why, "%s", err);
+      r->error = r->why;
+      return;
+    }
+  /* Only the headers are read here: no readahead around them, which
+     would bring the text in small folios (read_ahead_kb can be larger
+     than the whole file), for --no-drop to keep.  And what warm adds to
+     the page cache is the range and no more: ht_file_close drops the
+     headers' pages, and what the faults' readahead reads past the
+     range's end (on 6.18, up to 3 huge pages more), so that --budget is
+     a ceiling.  */
+  ht_file_quiet (&f);
+  if (ht_fs_info (f.fd, o->page_size, &fs) == 0)
+    with_fs.fs = &fs;
+  find_range (&f, o, r);
   /* POSIX_FADV_DONTNEED skips folios that are mapped: our own mapping of
      the headers would keep theirs cached, in small folios.  */
   ht_file_unmap (&f);
@@ -874,100 +905,119 @@ running_files (struct file_list *l, size_t *nproc, size_t *denied)
   return 0;
 }
 
+/* The JSON object of a library that --deps did not find, needed by BY.  */
+static void
+report_missing_json (struct ht_json *j, const char *name, const char *by)
+{
+  ht_json_object (j, NULL);
+  ht_json_str (j, "file", name);
+  ht_json_str (j, "needed_by", by);
+  ht_json_str (j, "error", "not found");
+  ht_json_u64 (j, "status", HT_EXIT_BAD_INPUT);
+  ht_json_end_object (j);
+}
+
+static void
+report_json (struct ht_json *j, const struct warm_result *r,
+	     const struct warm_opts *o)
+{
+  ht_json_object (j, NULL);
+  ht_json_str (j, "file", r->path);
+  if (r->error)
+    ht_json_str (j, "error", r->error);
+  ht_json_u64 (j, "offset", r->offset);
+  ht_json_u64 (j, "size", r->size);
+  ht_json_u64 (j, "pmd_mapped", r->pmd);
+  ht_json_u64 (j, "page_size", o->page_size);
+  ht_json_str (j, "page_size_from", ht_h_source_name (o->h_source));
+  ht_json_u64 (j, "small_folios_left", r->still_cached);
+  if (r->size == 0 && r->small_code != 0)
+    {
+      ht_json_u64 (j, "code_size", r->small_code);
+      ht_json_u64 (j, "min_size", r->min_size);
+    }
+  if (r->note)
+    ht_json_str (j, "note", r->note);
+  ht_json_u64 (j, "status", (uint64_t) r->status);
+  ht_json_end_object (j);
+}
+
+/* --running: count R in O's summary.  Returns whether R is reported:
+   what -z hugetext did not lay out is most of a system, counted, not
+   reported, and no failure.  */
+static bool
+running_tally (const struct warm_result *r, const struct warm_opts *o)
+{
+  if (r->size == 0 && r->small_code != 0)
+    o->stats->below++;
+  else if (r->size == 0 && r->status == HT_EXIT_FAIL)
+    o->stats->not_laid_out++;
+  else if (r->over_budget)
+    o->stats->over_budget++;
+  else if (r->status == HT_EXIT_OK)
+    o->stats->warmed++;
+  else if (r->status == HT_EXIT_FAIL)
+    o->stats->in_part++;
+  else
+    o->stats->failed++;
+  return r->size != 0 || (r->small_code == 0 && r->status != HT_EXIT_FAIL);
+}
+
+/* The files of L warmed with O: first, with --json, the libraries that
+   --deps did not find (O->missing), each an error of its own (their
+   messages went out before); then L's files.  */
+struct warm_each
+{
+  const struct file_list *l;
+  const struct warm_opts *o;
+  size_t nmissing;
+};
+
+static int
+warm_one (void *ctx, size_t i, struct ht_json *j)
+{
+  const struct warm_each *e = ctx;
+  const struct warm_opts *o = e->o;
+  struct warm_result r;
+
+  if (i < e->nmissing)
+    {
+      if (j != NULL)
+	report_missing_json (j, o->missing->path[2 * i],
+			     o->missing->path[2 * i + 1]);
+      return HT_EXIT_BAD_INPUT;
+    }
+  i -= e->nmissing;
+  warm_file (e->l->path[i], o, &r);
+  /* A library that --deps found, not laid out: most libraries of a
+     system are not, and nothing asked for them by name.  Said, and no
+     failure.  */
+  if (e->l->needed[i] && r.size == 0 && r.small_code == 0
+      && r.status == HT_EXIT_FAIL)
+    {
+      r.status = HT_EXIT_OK;
+      r.error = NULL;
+      r.note = "not laid out for H (no code segment aligned to H): a "
+	       "library it needs, left as it is";
+    }
+  if (o->running && !running_tally (&r, o))
+    return HT_EXIT_OK;
+  if (j != NULL)
+    report_json (j, &r, o);
+  else
+    report_text (&r, o);
+  return r.status;
+}
+
 /* Warm the files of L, reporting each as O asks.  Returns the worst
    status.  */
 static int
-warm_files (const struct file_list *l, const struct warm_opts *po)
+warm_files (const struct file_list *l, const struct warm_opts *o)
 {
-  struct warm_opts o = *po;
-  struct ht_json j;
-  int status = HT_EXIT_OK;
+  size_t nmissing = o->json && o->missing != NULL ? o->missing->n / 2 : 0;
+  struct warm_each e = { l, o, nmissing };
 
-  if (o.json)
-    {
-      ht_json_init (&j, stdout);
-      ht_json_array (&j, NULL);
-      /* The libraries --deps did not find, each an error of its own.  */
-      for (size_t i = 0; o.missing != NULL && i + 1 < o.missing->n; i += 2)
-	{
-	  ht_json_object (&j, NULL);
-	  ht_json_str (&j, "file", o.missing->path[i]);
-	  ht_json_str (&j, "needed_by", o.missing->path[i + 1]);
-	  ht_json_str (&j, "error", "not found");
-	  ht_json_u64 (&j, "status", HT_EXIT_BAD_INPUT);
-	  ht_json_end_object (&j);
-	}
-    }
-  for (size_t i = 0; i < l->n; i++)
-    {
-      struct warm_result r;
-
-      warm_file (l->path[i], &o, &r);
-      /* A library that --deps found, not laid out: most libraries of a
-	 system are not, and nothing asked for them by name.  Said, and
-	 no failure.  */
-      if (l->needed[i] && r.size == 0 && r.small_code == 0
-	  && r.status == HT_EXIT_FAIL)
-	{
-	  r.status = HT_EXIT_OK;
-	  r.error = NULL;
-	  r.note = "not laid out for H (no code segment aligned to H): a "
-		   "library it needs, left as it is";
-	}
-      if (o.running)
-	{
-	  /* What -z hugetext did not lay out is most of a system: counted,
-	     not reported, and no failure.  */
-	  if (r.size == 0 && r.small_code != 0)
-	    {
-	      o.stats->below++;
-	      continue;
-	    }
-	  if (r.size == 0 && r.status == HT_EXIT_FAIL)
-	    {
-	      o.stats->not_laid_out++;
-	      continue;
-	    }
-	  if (r.over_budget)
-	    o.stats->over_budget++;
-	  else if (r.status == HT_EXIT_OK)
-	    o.stats->warmed++;
-	  else if (r.status == HT_EXIT_FAIL)
-	    o.stats->in_part++;
-	  else
-	    o.stats->failed++;
-	}
-      if (o.json)
-	{
-	  ht_json_object (&j, NULL);
-	  ht_json_str (&j, "file", r.path);
-	  if (r.error)
-	    ht_json_str (&j, "error", r.error);
-	  ht_json_u64 (&j, "offset", r.offset);
-	  ht_json_u64 (&j, "size", r.size);
-	  ht_json_u64 (&j, "pmd_mapped", r.pmd);
-	  ht_json_u64 (&j, "page_size", o.page_size);
-	  ht_json_str (&j, "page_size_from", ht_h_source_name (o.h_source));
-	  ht_json_u64 (&j, "small_folios_left", r.still_cached);
-	  if (r.size == 0 && r.small_code != 0)
-	    {
-	      ht_json_u64 (&j, "code_size", r.small_code);
-	      ht_json_u64 (&j, "min_size", r.min_size);
-	    }
-	  if (r.note)
-	    ht_json_str (&j, "note", r.note);
-	  ht_json_u64 (&j, "status", (uint64_t) r.status);
-	  ht_json_end_object (&j);
-	}
-      else
-	report_text (&r, &o);
-      /* The worst status wins; a failure to read beats partial coverage.  */
-      if (r.status > status)
-	status = r.status;
-    }
-  if (o.json)
-    ht_json_end_array (&j);
-  return status;
+  return tool_each_file (nmissing + l->n, o->json, warm_one, &e);
 }
 
 /* The memory of this machine, from /proc/meminfo's MemTotal; 0 where it
@@ -1039,16 +1089,16 @@ parse_warm_args (int argc, char **argv, struct warm_opts *o,
 {
   static const struct option longopts[] = {
     { "list", required_argument, NULL, 'l' },
-    { "page-size", required_argument, NULL, 'p' },
+    TOOL_OPTION_PAGE_SIZE,
     { "collapse", no_argument, NULL, 'c' },
     { "no-drop", no_argument, NULL, 'n' },
-    { "json", no_argument, NULL, 'j' },
+    TOOL_OPTION_JSON,
     { "deps", no_argument, NULL, 'd' },
     { "library-path", required_argument, NULL, 'L' },
     { "ld-so-cache", required_argument, NULL, 'C' },
     { "running", no_argument, NULL, 'r' },
     { "budget", required_argument, NULL, 'b' },
-    { "help", no_argument, NULL, 'h' },
+    TOOL_OPTION_HELP,
     { NULL, 0, NULL, 0 },
   };
   int c, status = HT_EXIT_OK;
@@ -1168,11 +1218,9 @@ warm_all (struct file_list *files, struct warm_opts *o)
 	 no running process that maps a file: there is nothing to do,
 	 which needs no huge pages either.  --running's summary still
 	 ends the report.  */
-      if (o->json)
-	fputs ("[]\n", stdout);
-      else if (o->running)
+      if (o->running && !o->json)
 	report_running (o, 0);
-      return HT_EXIT_OK;
+      return warm_files (files, o);
     }
   if (ht_thp_mode () == HT_THP_UNAVAILABLE)
     {
