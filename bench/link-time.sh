@@ -112,8 +112,9 @@ results=$work/times.txt
 : >"$results"
 producers=${only:-$("$producer" list --in bench --hugetext)}
 for p in $producers; do
-	# Exit 1: this build cannot link that way (skip it); anything else
-	# is a broken table or reader.
+	# Exit 1: this build cannot link that way, and the patch series that
+	# gives it is empty (skip it, saying why); anything else stops: the
+	# producers' one policy (producers/producer supports).
 	why=$("$producer" supports "$p" "$build") && rc=0 || rc=$?
 	[ $rc -le 1 ] || exit $rc
 	if [ $rc -eq 1 ]; then

@@ -52,8 +52,9 @@ variants=
 huge_linked=no
 say "== Linking (producers/table: the producers marked demo)"
 for p in $producers; do
-	# Exit 1: this build cannot link that way (skip it); anything else
-	# is a broken table or reader.
+	# Exit 1: this build cannot link that way, and the patch series that
+	# gives it is empty (skip it, saying why); anything else stops: the
+	# producers' one policy (producers/producer supports).
 	why=$("$producer" supports "$p" "$build") && rc=0 || rc=$?
 	[ $rc -le 1 ] || exit $rc
 	if [ $rc -eq 1 ]; then

@@ -47,7 +47,10 @@ Usage:
   producer supports NAME BUILD_DIR  exit 0 if BUILD_DIR can link it: its
                                     linker and files exist and, where it
                                     asks for -z hugetext, the linker takes
-                                    it; else print why and exit 1
+                                    it; else print why, and exit 1 where
+                                    the patch series that gives its
+                                    linker is empty (a vanilla build: skip
+                                    it), 3 where it is not (a failure)
 
 A link: DRIVER $(flags) $(kind-flags KIND) INPUTS... $(extra) -o OUT,
 then, where post says there is a post step, finish NAME OUT.  A shared
@@ -289,11 +292,39 @@ def page_size(row):
     return size
 
 
+# The patch series that gives a linker of the build, as
+# toolchain/build-toolchain.sh reads it: the file its variable names (an
+# empty file: the vanilla tool), else FOLDER/series.  Debian's linkers
+# have none.
+SERIES = {"{bin}/ld.bfd": ("HUGETEXT_BFD_SERIES", "bfd-patches"),
+          "{bin}/ld.lld": ("HUGETEXT_LLD_SERIES", "lld-patches")}
+
+
+def series_empty(row):
+    """Whether the series that gives ROW's linker names no patch (the
+    build is vanilla on purpose); False where there is none."""
+    if row["linker"] not in SERIES:
+        return False
+    var, folder = SERIES[row["linker"]]
+    path = os.environ.get(var) or os.path.join(
+        os.path.dirname(os.path.realpath(__file__)), "..", folder, "series")
+    try:
+        with open(path) as f:
+            return not any(line.strip() and not line.startswith("#")
+                           for line in f)
+    except OSError as e:
+        raise Bad("cannot read the series %s: %s" % (path, e.strerror))
+
+
 def cmd_supports(row, build):
+    """The one policy of every consumer (the tests, the demo, the
+    benchmarks): a producer this build cannot link is skipped, with the
+    reason, only where the series that gives it is empty; else it is a
+    failure."""
     reason = why_not(row, build)
     if reason:
         print(reason)
-        return 1
+        return 1 if series_empty(row) else 3
     return 0
 
 

@@ -72,28 +72,15 @@ def ask_producer(*args):
     return run.stdout.strip()
 
 
-# The series file the build applied instead of FOLDER/series, as
-# toolchain/build-toolchain.sh reads it (an empty file: vanilla).
-SERIES_VARS = {"bfd-patches": "HUGETEXT_BFD_SERIES",
-               "lld-patches": "HUGETEXT_LLD_SERIES"}
-
-
-def series_applied(folder):
-    """Whether FOLDER's patch series names a patch (the build has it)."""
-    path = os.environ.get(SERIES_VARS[folder]) or os.path.join(
-        config.hugetext_source_dir, folder, "series")
-    with open(path) as f:
-        return any(line.strip() and not line.startswith("#") for line in f)
-
-
-def supports(name, series):
-    """Whether this build can link the way producer NAME does.  Where the
-    patch SERIES that gives it is not empty, it must: the tests that need
-    it are then never skipped, but fail."""
+def supports(name):
+    """Whether this build can link the way producer NAME does, by the
+    producers' one policy (producer supports): where the patch series
+    that gives it is empty, the tests that need it are skipped; else they
+    never are, and a build that cannot stops the run."""
     run = subprocess.run([producer, "supports", name,
                           config.hugetext_build_dir],
                          capture_output=True, text=True)
-    if run.returncode == 1 and not series_applied(series):
+    if run.returncode == 1:
         lit_config.note("producer %s: %s" % (name, run.stdout.strip()))
         return False
     if run.returncode != 0:
@@ -230,9 +217,8 @@ if os.access(qemu_aarch64, os.X_OK):
     config.available_features.add("qemu-aarch64")
     config.substitutions.append(("%qemu-aarch64", qemu_aarch64))
 
-for name, linker, series in (("bfd", "ld.bfd", "bfd-patches"),
-                             ("lld", "ld.lld", "lld-patches")):
-    if supports(name, series):
+for name, linker in (("bfd", "ld.bfd"), ("lld", "ld.lld")):
+    if supports(name):
         config.available_features.add(linker + "-hugetext")
 
 
