@@ -108,6 +108,19 @@ def producer_page_size(name):
     return _producer("page-size", name)
 
 
+def lays_out(name):
+    """Whether producer NAME lays the text out for H (its hugetext column,
+    or a post step that changes a hugetext layout): not a plain link."""
+    return name in producers("--hugetext") or _producer("post", name) != ""
+
+
+def lowers_p_align(name):
+    """Whether producer NAME's post step lowers the code segment's p_align
+    to the base page (producers/table's align-4k): aligned in the file,
+    not asking the loader to align it."""
+    return _producer("post", name) == "align-4k"
+
+
 def loaders():
     """The other loaders of testsuite/kernel/loaders: (NAME, ARCH)."""
     out = []
@@ -313,7 +326,7 @@ def expected_cell(k, mode, fs, producer, kind, method):
         method = "exec"
     seed = k["seed"] == "yes"
     loader = method not in ("exec", "warm", "helper", "audit")
-    if producer == "plain":
+    if not lays_out(producer):
         return plain(k, fs, kind)
     if layout_h(k, producer) < h(k):
         # arm64 with 16 KiB pages, a 2 MiB layout: measured on Debian's
@@ -325,7 +338,7 @@ def expected_cell(k, mode, fs, producer, kind, method):
         # so text aligned in the file is aligned in memory whatever
         # p_align says.  What the page cache holds is as for a plain exec.
         method = "exec"
-    elif producer == "seed" and not (seed and mode == "always"):
+    elif lowers_p_align(producer) and not (seed and mode == "always"):
         return (0, "zero", "p_align 4 KiB: the loader need not align the "
                 "PIE; only the seed patch in always mode does")
     if filesystems.is_shmem(fs):
@@ -368,7 +381,7 @@ def expected_khugepaged(k, fs, producer, kind, method):
     """A khugepaged cell at METHOD khugepaged-Ns."""
     if kind == "dlopen":
         kind = "shared"
-    if producer == "plain":
+    if not lays_out(producer):
         cold = plain(k, fs, kind)
         if not cold[0]:
             return cold
