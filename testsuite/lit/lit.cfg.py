@@ -113,6 +113,7 @@ config.substitutions.append(("%guard", "python3 %s --hugetext %s" % (
     built("hugetext-san"))))
 config.substitutions.append(("%json-fields", "python3 " + os.path.join(
     libdir, "json-fields.py")))
+config.substitutions.append(("%wait-for", os.path.join(libdir, "wait-for")))
 config.substitutions.append(("%expect-exit",
                              os.path.join(libdir, "expect-exit")))
 config.substitutions.append(("%compare-verdicts", "%s %s %s" % (

@@ -2,9 +2,13 @@
    mapped, then sleeps for argv[1] seconds (default 2) so that it can be
    sampled.  With "all" as argv[2], the code segments of every loaded
    object too (the shared libraries it needs); with a library as argv[3],
-   it loads that one with dlopen first, as a plugin is loaded.  */
+   it loads that one with dlopen first, as a plugin is loaded.  With
+   TOUCHER_READY in the environment, it creates that file once it has
+   read them: a test waits for it (%wait-for) rather than guess how long
+   a start takes on a loaded machine.  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +46,11 @@ main (int argc, char **argv)
       return 1;
     }
   dl_iterate_phdr (touch, NULL);
+  const char *ready = getenv ("TOUCHER_READY");
+  int fd = ready != NULL ? open (ready, O_WRONLY | O_CREAT | O_CLOEXEC, 0644)
+			 : -1;
+  if (fd >= 0)
+    close (fd);
   sleep (argc > 1 ? (unsigned) atoi (argv[1]) : 2);
   return 0;
 }
