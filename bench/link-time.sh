@@ -116,7 +116,10 @@ for p in $producers; do
 	# gives it is empty (skip it, saying why); anything else stops: the
 	# producers' one policy (producers/producer supports).
 	why=$("$producer" supports "$p" "$build") && rc=0 || rc=$?
-	[ $rc -le 1 ] || exit $rc
+	if [ "$rc" -gt 1 ]; then
+		echo "$p: $why" >&2
+		exit "$rc"
+	fi
 	if [ $rc -eq 1 ]; then
 		say "$p: skipped: $why"
 		continue

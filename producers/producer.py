@@ -50,7 +50,8 @@ Usage:
                                     it; else print why, and exit 1 where
                                     the patch series that gives its
                                     linker is empty (a vanilla build: skip
-                                    it), 3 where it is not (a failure)
+                                    it), 3 where it names patches or the
+                                    linker is Debian's (a failure)
 
 A link: DRIVER $(flags) $(kind-flags KIND) INPUTS... $(extra) -o OUT,
 then, where post says there is a post step, finish NAME OUT.  A shared
@@ -144,7 +145,8 @@ def check_row(row, where):
     need(flags, "no flags")
     for field in ("linker", "flags", "extra"):
         for name in re.findall(r"\{([^}]*)\}", row[field]):
-            need(name in ("bin", "lib") or name.startswith("h:"),
+            need(name in ("bin", "lib")
+                 or (field == "flags" and name.startswith("h:")),
                  "unknown placeholder {%s} in %s" % (name, field))
     for name in H_PLACEHOLDER.findall(row["flags"]):
         need(name in H_BYTES, "{h:%s}: no machine %s in lib/machines.def "

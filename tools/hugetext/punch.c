@@ -581,6 +581,9 @@ open_read (const char *path, struct stat *st, struct punch_result *r)
 		: errno == ELOOP
 		? "a symbolic link in a loop of symbolic links: nothing to "
 		  "punch"
+		: errno == EACCES || errno == EPERM
+		? "a symbolic link: not followed (its target cannot be looked "
+		  "at here: permission denied)"
 		: "a symbolic link to nothing (its target is missing): "
 		  "nothing to punch";
       return -1;

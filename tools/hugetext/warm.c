@@ -119,7 +119,8 @@ warm_usage (FILE *out)
 "                    a line ('#' comments and blank lines are skipped);\n"
 "                    may be given more than once, and files are warmed\n"
 "                    in the order given; no file at all is then no error\n"
-"  --page-size=SIZE  H (default: the kernel's hpage_pmd_size)\n"
+"  --page-size=SIZE  H (default: the kernel's hpage_pmd_size, which is the\n"
+"                    only H warm can fill where the kernel says it)\n"
 "  --collapse        also MADV_COLLAPSE the range (before Linux %u.%u: where\n"
 "                    the kernel has READ_ONLY_THP_FOR_FS; from %u.%u: on\n"
 "                    filesystems whose page cache holds folios of H)\n"
@@ -443,6 +444,27 @@ find_range (const struct ht_file *f, const struct warm_opts *o,
     }
 }
 
+/* The page cache of this kernel holds folios of its own PMD size and
+   maps them with PMDs: a range to warm for another H (--page-size) could
+   never be reported covered.  Said of a file that has text to warm.  */
+static void
+other_h (struct warm_result *r, const struct warm_opts *o)
+{
+  uint64_t pmd = ht_kernel_pmd_size ();
+  char a[32], b[32];
+
+  if (r->error != NULL || r->size == 0 || o->h_source != HT_H_OPTION
+      || pmd == 0 || pmd == o->page_size)
+    return;
+  snprintf (r->why, sizeof r->why, "--page-size %s is not this kernel's "
+	    "PMD size, %s (hpage_pmd_size): warm fills and maps folios of "
+	    "that size only; leave --page-size out",
+	    ht_format_size (o->page_size, a), ht_format_size (pmd, b));
+  r->error = r->why;
+  r->status = HT_EXIT_BAD_INPUT;
+  r->size = 0;
+}
+
 static void
 warm_file (const char *path, const struct warm_opts *opts,
 	   struct warm_result *r)
@@ -476,6 +498,7 @@ warm_file (const char *path, const struct warm_opts *opts,
   /* POSIX_FADV_DONTNEED skips folios that are mapped: our own mapping of
      the headers would keep theirs cached, in small folios.  */
   ht_file_unmap (&f);
+  other_h (r, o);
   if (r->error == NULL && r->size != 0 && o->budget != 0
       && r->size > o->budget - *o->budget_used)
     {

@@ -542,20 +542,31 @@ def folio_cells(k):
 
 # --- Output -------------------------------------------------------------------
 
+def _tcl_special(c):
+    """Whether C is a character a Tcl list element must quote."""
+    return c.isspace() or c in '{}"\\;$[]'
+
+
 def tcl_word(value):
     """VALUE as one element of a Tcl list: a tuple as a list."""
     text = tcl_list(value) if isinstance(value, tuple) else str(value)
-    special = ' \t\n{}"\\;$[]'
-    if text and not any(c in text for c in special):
+    special = _tcl_special
+    if text and not any(special(c) for c in text):
         return text
+    # Braces keep the text as it is where they balance and no line ends
+    # in it (the plan is read a line a record); else each special
+    # character is escaped, a line end or other blank as its \ escape.
     depth = 0
     for c in text:
         depth += {"{": 1, "}": -1}.get(c, 0)
         if depth < 0:
             break
-    if depth == 0 and "\\" not in text:
+    if depth == 0 and "\\" not in text and not any(
+            c.isspace() and c not in " \t" for c in text):
         return "{" + text + "}"
-    return "".join("\\n" if c == "\n" else "\\" + c if c in special else c
+    escapes = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v",
+               "\f": "\\f"}
+    return "".join(escapes.get(c, "\\" + c if special(c) else c)
                    for c in text)
 
 
