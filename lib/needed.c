@@ -131,7 +131,8 @@ read_tags (const struct ht_elf *elf, const struct ht_phdr *dyn,
 }
 
 /* The strings that T names, from ELF's DT_STRTAB, into D.  Returns 0,
-   or -1 after saying why in ERR (D is then freed).  */
+   or -1 after saying why in ERR (where a string does not end inside
+   DT_STRTAB, D is freed too).  */
 static int
 read_strings (const struct ht_elf *elf, const struct dyn_tags *t,
 	      struct ht_dynamic *d, char err[HT_ERRLEN])

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The kernel matrix's kernels file (testsuite/kernel/kernels): the one
-reader of it, for prepare.sh, the DejaGnu tool and the tests.
+reader of it, for prepare.sh, run-matrix, the model (whose plan gives the
+DejaGnu tool each kernel's columns, LISTED) and the tests.
 
 Usage:
   kernels.py list KERNELS        one line per kernel, fields separated by
