@@ -4,8 +4,11 @@ reader of it, for prepare.sh, run-matrix, the model (whose plan gives the
 DejaGnu tool each kernel's columns, LISTED) and the tests.
 
 Usage:
-  kernels.py list KERNELS        one line per kernel, fields separated by
-                                 tabs: LINE NAME ARCH PAGE VERSION SEED
+  kernels.py list KERNELS [FIELD...]
+                                 one line per kernel, fields separated by
+                                 tabs, the FIELDs named (in their order;
+                                 line, name, arch, ... as LISTED), else
+                                 all of them: LINE NAME ARCH PAGE VERSION SEED
                                  EXEC COLLAPSE H_KIB LAYOUT_H_KIB KIND WHAT
                                  NOTE (H_KIB: the PMD size of ARCH with
                                  PAGE; LAYOUT_H_KIB: the H a linker lays
@@ -258,8 +261,10 @@ def check_doc(kernels, doc):
 
 
 def main(argv):
+    fields = argv[3:] if argv[1:2] == ["list"] else []
     if len(argv) < 3 or argv[1] not in ("list", "check") or \
-       (argv[1] == "list" and len(argv) != 3) or len(argv) > 4:
+       (argv[1] == "check" and len(argv) > 4) or \
+       any(f not in LISTED for f in fields):
         sys.stderr.write(__doc__)
         return 2
     kernels, errors = parse(argv[2])
@@ -271,7 +276,7 @@ def main(argv):
         return 1
     if argv[1] == "list":
         for k in kernels:
-            print("\t".join(str(k[c]) for c in LISTED))
+            print("\t".join(str(k[c]) for c in fields or LISTED))
     return 0
 
 

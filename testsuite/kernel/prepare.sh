@@ -167,12 +167,13 @@ build_kernel() {
 }
 
 # The kernels: every line of the kernels file, checked first.
-entries=$(python3 "$here/../../tables/kernels.py" list "$list") ||
+# The columns this script needs, by name (the others are the model's).
+entries=$(python3 "$here/../../tables/kernels.py" list "$list" \
+	line name arch page version collapse kind what) ||
 	{ msg "$list has mistakes (above)"; exit 1; }
 : >"$out/kernels.new"
 : >"$out/modules"
-# SEED, EXEC, H_KIB, LAYOUT_H_KIB and NOTE (the _) are the expectations' and the docs'.
-while IFS=$'\t' read -r line name arch page version _ _ collapse _ _ kind what _; do
+while IFS=$'\t' read -r line name arch page version collapse kind what; do
 	case $kind in
 	deb) deb_kernel "$what" ;;
 	sid) sid_kernel "$what" ;;
