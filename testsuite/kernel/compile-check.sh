@@ -27,9 +27,15 @@ jobs=${HUGETEXT_JOBS:-$(nproc)}
 	echo "compile-check: no patched tree $src (run testsuite/kernel/prepare.sh $1)" >&2
 	exit 2
 }
-patches=$(awk -v n="$name" '$1 == n { print $8 }' "$here/kernels" |
-	sed 's/^build:[^,]*,\([^,]*\),.*/\1/')
-[ -d "$here/$patches" ] || { echo "compile-check: $name is no build: kernel" >&2; exit 2; }
+# Its patches: the second item of a build: kernel's WHAT
+# (PACKAGE[=VERSION],PATCHES,CONFIG), asked of the kernels file's reader.
+patches=$(python3 "$here/../../tables/kernels.py" list "$here/kernels" \
+	name kind what | awk -F'\t' -v n="$name" '$1 == n && $2 == "build" {
+		split($3, w, ","); print w[2] }')
+if [ -z "$patches" ] || [ ! -d "$here/$patches" ]; then
+	echo "compile-check: $name is no build: kernel" >&2
+	exit 2
+fi
 # The .c files the patches change, as objects.
 objects=$(sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' "$here/$patches"/*.patch | sort -u)
 
