@@ -44,6 +44,13 @@ Usage:
                                     leaves OUT as it was: a failed link
                                     exits 1 (the driver's messages on
                                     stderr), a failed post step 2
+  producer series NAME              "yes" where the patch series that gives
+                                    its linker names a patch, "no" where
+                                    it is empty (HUGETEXT_BFD_SERIES,
+                                    HUGETEXT_LLD_SERIES, else FOLDER/series,
+                                    as the pipeline reads them); exit 2
+                                    where it cannot be read or the linker
+                                    is Debian's
   producer supports NAME BUILD_DIR  exit 0 if BUILD_DIR can link it: its
                                     linker and files exist and, where it
                                     asks for -z hugetext, the linker takes
@@ -307,15 +314,29 @@ def series_empty(row):
     build is vanilla on purpose); False where there is none."""
     if row["linker"] not in SERIES:
         return False
+    return not series_names_patches(row)
+
+
+def series_names_patches(row):
+    """Whether the series that gives ROW's linker (one of SERIES) names a
+    patch; Bad where it cannot be read."""
     var, folder = SERIES[row["linker"]]
     path = os.environ.get(var) or os.path.join(
         os.path.dirname(os.path.realpath(__file__)), "..", folder, "series")
     try:
         with open(path) as f:
-            return not any(line.strip() and not line.startswith("#")
-                           for line in f)
+            return any(line.strip() and not line.startswith("#")
+                       for line in f)
     except OSError as e:
         raise Bad("cannot read the series %s: %s" % (path, e.strerror))
+
+
+def cmd_series(row):
+    if row["linker"] not in SERIES:
+        raise Bad("%s links with Debian's linker: no patch series gives it"
+                  % row["name"])
+    print("yes" if series_names_patches(row) else "no")
+    return 0
 
 
 def cmd_supports(row, build):
@@ -395,6 +416,7 @@ COMMANDS = {
     "extra": (["BUILD_DIR"], lambda r, b: print(fill(r["extra"], b))),
     "linker": (["BUILD_DIR"], lambda r, b: print(fill(r["linker"], b))),
     "supports": (["BUILD_DIR"], cmd_supports),
+    "series": ([], cmd_series),
     "kinds": ([], lambda r: print(r["kinds"])),
     "arches": ([], lambda r: print(r["arches"])),
     "baseline": ([], lambda r: print(" ".join(words(r["baseline"])))),
