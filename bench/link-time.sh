@@ -117,7 +117,8 @@ for p in $producers; do
 	# producers' one policy (producers/producer supports).
 	why=$("$producer" supports "$p" "$build") && rc=0 || rc=$?
 	if [ "$rc" -gt 1 ]; then
-		echo "$p: $why" >&2
+		# Exit 2: producers/producer said why on stderr itself.
+		[ -z "$why" ] || echo "$p: $why" >&2
 		exit "$rc"
 	fi
 	if [ $rc -eq 1 ]; then

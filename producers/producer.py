@@ -325,7 +325,9 @@ def series_names_patches(row):
         os.path.dirname(os.path.realpath(__file__)), "..", folder, "series")
     try:
         with open(path) as f:
-            return any(line.strip() and not line.startswith("#")
+            # As toolchain/build-toolchain.sh's series_patches: blanks
+            # around a line do not count, nor does a comment.
+            return any(line.strip() and not line.strip().startswith("#")
                        for line in f)
     except OSError as e:
         raise Bad("cannot read the series %s: %s" % (path, e.strerror))

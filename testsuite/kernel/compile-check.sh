@@ -29,8 +29,9 @@ jobs=${HUGETEXT_JOBS:-$(nproc)}
 }
 # Its patches: the second item of a build: kernel's WHAT
 # (PACKAGE[=VERSION],PATCHES,CONFIG), asked of the kernels file's reader.
-patches=$(python3 "$here/../../tables/kernels.py" list "$here/kernels" \
-	name kind what | awk -F'\t' -v n="$name" '$1 == n && $2 == "build" {
+list=$(python3 "$here/../../tables/kernels.py" list "$here/kernels" \
+	name kind what) || exit 2
+patches=$(printf '%s\n' "$list" | awk -F'\t' -v n="$name" '$1 == n && $2 == "build" {
 		split($3, w, ","); print w[2] }')
 if [ -z "$patches" ] || [ ! -d "$here/$patches" ]; then
 	echo "compile-check: $name is no build: kernel" >&2

@@ -119,8 +119,8 @@ warm_usage (FILE *out)
 "                    a line ('#' comments and blank lines are skipped);\n"
 "                    may be given more than once, and files are warmed\n"
 "                    in the order given; no file at all is then no error\n"
-"  --page-size=SIZE  H (default: the kernel's hpage_pmd_size, which is the\n"
-"                    only H warm can fill where the kernel says it)\n"
+"  --page-size=SIZE  H (default: the kernel's hpage_pmd_size; where the\n"
+"                    kernel says it, H must be a multiple of it)\n"
 "  --collapse        also MADV_COLLAPSE the range (before Linux %u.%u: where\n"
 "                    the kernel has READ_ONLY_THP_FOR_FS; from %u.%u: on\n"
 "                    filesystems whose page cache holds folios of H)\n"
@@ -445,8 +445,9 @@ find_range (const struct ht_file *f, const struct warm_opts *o,
 }
 
 /* The page cache of this kernel holds folios of its own PMD size and
-   maps them with PMDs: a range to warm for another H (--page-size) could
-   never be reported covered.  Said of a file that has text to warm.  */
+   maps them with PMDs: a range to warm for an H (--page-size) that is no
+   multiple of it could never be reported covered.  Said of a file that
+   has text to warm.  */
 static void
 other_h (struct warm_result *r, const struct warm_opts *o)
 {
@@ -454,11 +455,11 @@ other_h (struct warm_result *r, const struct warm_opts *o)
   char a[32], b[32];
 
   if (r->error != NULL || r->size == 0 || o->h_source != HT_H_OPTION
-      || pmd == 0 || pmd == o->page_size)
+      || pmd == 0 || o->page_size % pmd == 0)
     return;
-  snprintf (r->why, sizeof r->why, "--page-size %s is not this kernel's "
-	    "PMD size, %s (hpage_pmd_size): warm fills and maps folios of "
-	    "that size only; leave --page-size out",
+  snprintf (r->why, sizeof r->why, "--page-size %s is no multiple of this "
+	    "kernel's PMD size, %s (hpage_pmd_size): warm fills and maps "
+	    "folios of that size; leave --page-size out",
 	    ht_format_size (o->page_size, a), ht_format_size (pmd, b));
   r->error = r->why;
   r->status = HT_EXIT_BAD_INPUT;
