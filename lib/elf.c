@@ -2,6 +2,7 @@
 
 #define _POSIX_C_SOURCE 200809L	/* strnlen.  */
 #include "hugetext/elf.h"
+#include "hugetext/machine.h"
 
 #include <elf.h>
 #include <inttypes.h>
@@ -350,8 +351,14 @@ ht_shdr_name_starts (const struct ht_shdr *s, const char *prefix)
 }
 
 const char *
-ht_elf_machine_name (uint16_t machine)
+ht_elf_machine_name (uint16_t machine, unsigned elf_class)
 {
+  /* A machine of the table is called by its name there (the first line
+     of its e_machine and class), as --page-size and the docs call it.  */
+  const struct ht_machine *m = ht_machine_find (machine, elf_class, 0);
+
+  if (m != NULL)
+    return m->name;
   switch (machine)
     {
     case EM_386: return "i386";

@@ -151,7 +151,8 @@ check_report_text (FILE *out, const struct check_result *r, bool verbose)
 
   fprintf (out, "%s: ELF%u %s-endian %s %s; H %s%s, min size %s\n", r->path,
 	   e->elf_class, e->big_endian ? "big" : "little",
-	   ht_elf_machine_name (e->machine), ht_elf_type_name (e->type),
+	   ht_elf_machine_name (e->machine, e->elf_class),
+	   ht_elf_type_name (e->type),
 	   ht_format_size (l->page_size, a),
 	   l->page_size_guessed ? " (no default for this machine: assumed)"
 				: "", ht_format_size (l->min_size, b));
@@ -235,7 +236,7 @@ check_report_json (struct ht_json *j, const struct check_result *r)
   ht_json_str (j, "verdict", check_passed (r) ? "ok" : "fail");
   ht_json_u64 (j, "class", e->elf_class);
   ht_json_str (j, "byte_order", e->big_endian ? "big" : "little");
-  ht_json_str (j, "machine", ht_elf_machine_name (e->machine));
+  ht_json_str (j, "machine", ht_elf_machine_name (e->machine, e->elf_class));
   ht_json_u64 (j, "e_machine", e->machine);
   ht_json_str (j, "type", ht_elf_type_name (e->type));
   ht_json_bool (j, "applicable", l->applicable);

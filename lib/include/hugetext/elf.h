@@ -85,8 +85,9 @@ void ht_elf_free (struct ht_elf *elf);
 bool ht_shdr_name_is (const struct ht_shdr *s, const char *name);
 bool ht_shdr_name_starts (const struct ht_shdr *s, const char *prefix);
 
-/* Short human-readable names, never NULL.  */
-const char *ht_elf_machine_name (uint16_t machine);
+/* Short human-readable names, never NULL: of a machine of
+   lib/machines.def (by e_machine and class), its name there.  */
+const char *ht_elf_machine_name (uint16_t machine, unsigned elf_class);
 const char *ht_elf_type_name (uint16_t type);
 
 #endif
