@@ -14,7 +14,8 @@
 #define KiB(n) ((uint64_t) (n) << 10)
 
 static const struct ht_machine machines[] = {
-#define HT_MACHINE(name, em, cls, base, h, maxp, sep, tlen, trap, triplet) \
+#define HT_MACHINE(name, em, cls, base, h, maxp, sep, text_start, tlen, trap, \
+		   triplet) \
   { name, em, cls, KiB (base), KiB (h), KiB (maxp), sep, tlen, trap, \
     triplet },
 #define HT_CROSS(triplet, deb_arch, qemu, cc)

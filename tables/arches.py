@@ -26,7 +26,7 @@ TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                      "testsuite", "kernel", "arches")
 ARCH_COLUMNS = ("name", "e_machine", "cc", "build", "qemu", "machine",
                 "console", "boot_s", "busybox", "libs", "guest_libs",
-                "loader", "guest_loader", "body", "text_start", "kernel")
+                "loader", "guest_loader", "body", "kernel")
 TREE_COLUMNS = ("name", "arch", "page", "cases", "kinds", "code")
 
 

@@ -10,7 +10,8 @@ import sys
 DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                    "lib", "machines.def")
 FIELDS = ("name", "e_machine", "elf_class", "base_page_kib", "h_kib",
-          "max_page_kib", "separate_code", "trap_len", "trap", "triplet")
+          "max_page_kib", "separate_code", "text_start", "trap_len", "trap",
+          "triplet")
 LINE = re.compile(r"^HT_MACHINE \((.*)\)\s*$")
 CROSS_FIELDS = ("triplet", "deb_arch", "qemu", "cc")
 CROSS_LINE = re.compile(r"^HT_CROSS \((.*)\)\s*$")

@@ -1,20 +1,26 @@
 #!/usr/bin/env python3
-"""Compare a linker's default H for each target with lib/machines.def.
+"""Compare a linker's default H for each target with lib/machines.def,
+and a GNU ld's image base too.
 
 Usage: linker-defaults.py HUGETEXT LINKER [--machine NAME]...
        [--emulation NAME=EMUL]... [--table-h NAME=SIZE]...
+       [--table-text-start NAME=ADDRESS]...
 
 For each machine of the table (its default entry, by its NAME there) that
 is named with --machine (all of them without), it assembles a small
 program for the machine's triplet with llvm-mc, links it with LINKER (-m
 EMUL where given) -z hugetext and a min size below the program's code,
 and reads the code segment's p_align from `hugetext check --json`: that
-is the linker's default H, and it must equal the table's.  --table-h
-replaces the table's H for NAME (the test that a mismatch is found).
-Prints one line per machine; exit 1 on any mismatch."""
+is the linker's default H, and it must equal the table's.  Where LINKER
+is a GNU ld (its --verbose prints a linker script with a "text-segment"),
+that script's image base for a non-PIE program must equal the table's
+TEXT_START, too.  --table-h and --table-text-start replace the table's
+value for NAME (the tests that a mismatch is found).  Prints one line
+per machine; exit 1 on any mismatch."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -69,8 +75,33 @@ def linker_h(hugetext, linker, triplet, emulation, work):
     return code[0]["align"], None
 
 
+def gnu_image_base(linker, emulation):
+    """The image base of GNU ld's default script for EMULATION, or None
+    where LINKER prints no such script (LLD)."""
+    cmd = [linker, "--verbose"] + (["-m", emulation] if emulation else [])
+    out = subprocess.run(cmd, capture_output=True, text=True).stdout
+    m = re.search(r'SEGMENT_START\("text-segment", (0x[0-9a-fA-F]+)\)', out)
+    return int(m.group(1), 16) if m else None
+
+
+def compare(m, got_h, why, base, want_h, want_base, linker):
+    """The line for machine M, and whether it is a mismatch."""
+    name = os.path.basename(linker)
+    if got_h != want_h:
+        return ("%s: MISMATCH: the table says H 0x%x, %s" % (
+            m["name"], want_h, "the link failed: " + why if why
+            else "%s gives 0x%x" % (name, got_h)), True)
+    if base is not None and base != want_base:
+        return ("%s: MISMATCH: the table says image base 0x%x, %s gives "
+                "0x%x" % (m["name"], want_base, name, base), True)
+    line = "%s: ok: H 0x%x" % (m["name"], got_h)
+    if base is not None:
+        line += ", image base 0x%x" % base
+    return line, False
+
+
 def main(argv):
-    args, names, emuls, override = [], [], [], []
+    args, names, emuls, override, bases = [], [], [], [], []
     it = iter(argv[1:])
     for a in it:
         if a == "--machine":
@@ -79,12 +110,14 @@ def main(argv):
             emuls.append(next(it))
         elif a == "--table-h":
             override.append(next(it))
+        elif a == "--table-text-start":
+            bases.append(next(it))
         else:
             args.append(a)
     if len(args) != 2:
         sys.exit(__doc__)
     hugetext, linker = args
-    emuls, override = pairs(emuls), pairs(override)
+    emuls, override, bases = pairs(emuls), pairs(override), pairs(bases)
     bad = 0
     with tempfile.TemporaryDirectory() as work:
         for m in machines.defaults():
@@ -95,13 +128,12 @@ def main(argv):
                 want = size(override[m["name"]])
             got, why = linker_h(hugetext, linker, m["triplet"],
                                 emuls.get(m["name"]), work)
-            if got == want:
-                print("%s: ok: H 0x%x" % (m["name"], got))
-                continue
-            bad += 1
-            print("%s: MISMATCH: the table says H 0x%x, %s" % (
-                m["name"], want, "the link failed: " + why if why
-                else "%s gives 0x%x" % (os.path.basename(linker), got)))
+            base = gnu_image_base(linker, emuls.get(m["name"]))
+            want_base = int(bases.get(m["name"], m["text_start"]), 0)
+            line, mismatch = compare(m, got, why, base, want, want_base,
+                                     linker)
+            print(line)
+            bad += mismatch
     return 1 if bad else 0
 
 

@@ -181,7 +181,7 @@ def can_collapse(k, pmd):
 def plain(k, fs, kind):
     """What a plain link (Debian's ld.bfd 2.40) gives on K's
     architecture, from GNU ld's defaults for it (lib/machines.def's
-    SEP_CODE and MAX_PAGE; testsuite/kernel/arches' TEXT_START).  With
+    SEP_CODE, MAX_PAGE and TEXT_START).  With
     -z separate-code (x86-64) the text starts one page into its PMD, in
     a segment of its own.  Without it (aarch64, riscv64) the ELF header
     and the text share a segment at file offset 0, so text that lands on
@@ -199,7 +199,6 @@ def plain(k, fs, kind):
     if machine["separate_code"]:
         return (0, "zero", "a plain link: -z separate-code puts the text "
                 "one page into its PMD")
-    row = arches.load()[0][arch]
     if kind == "pie":
         align = max(machine["max_page_kib"] * 1024, base)
         return (0, "zero", "a plain %s PIE: the kernel loads it at a random "
@@ -215,7 +214,7 @@ def plain(k, fs, kind):
                  "least PMD size, a PMD boundary, and its text starts at "
                  "file offset 0" % arch)
     else:
-        text = row["text_start"]
+        text = machine["text_start"]
         if int(text, 0) % h(k):
             return (0, "zero", "plain %s text starts at %s, no multiple of "
                     "the kernel's PMD" % (arch, text))
