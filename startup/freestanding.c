@@ -13,8 +13,9 @@
    the environment and auxiliary vector the process started with (from
    /proc/self).  The module has no DT_NEEDED at all.
 
-   System calls are written for x86-64 and AArch64 (startup/CMakeLists.txt
-   builds the module on libc elsewhere).  */
+   System calls are written for the architectures of the #if below; on
+   another this file does not compile, and startup/CMakeLists.txt, which
+   tries, builds the module on the C library.  */
 
 #define _GNU_SOURCE
 #include "freestanding.h"
