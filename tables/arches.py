@@ -15,6 +15,9 @@ Usage:
                                    LIBS GUEST_LIBS LOADER GUEST_LOADER BUILD
   arches.py qemu                   the VM's table, as a Tcl dict: ARCH
                                    {QEMU {MACHINE...} CONSOLE BOOT_S}
+  arches.py kernel-make ARCH       how to make ARCH's kernel: its ARCH=
+                                   and CROSS_COMPILE ("-" for none: CC
+                                   is the host's), blank-separated
 
 A mistake in the table stops each of them with FILE:LINE: what.
 """
@@ -73,6 +76,25 @@ def tree_of(arch, page, path=TABLE):
     return None
 
 
+def kernel_make(arches, arch):
+    """ "KARCH CROSS" for ARCH's kernel: KERNEL's ARCH=, and CC's prefix
+    as CROSS_COMPILE ("-": none)."""
+    row = arches.get(arch)
+    if row is None:
+        raise Bad("no arch %s" % arch)
+    if row["kernel"] == "-":
+        raise Bad("arch %s: its KERNEL is -: no kernel of it is made here"
+                  % arch)
+    if row["cc"] == "cc":
+        cross = "-"
+    elif row["cc"].endswith("-gcc"):
+        cross = row["cc"][:-len("gcc")]
+    else:
+        raise Bad("arch %s: its compiler %s cannot build a kernel"
+                  % (arch, row["cc"]))
+    return "%s %s" % (row["kernel"].split(" ")[0], cross)
+
+
 def main(argv):
     try:
         arches, trees = load()
@@ -106,6 +128,8 @@ def main(argv):
             out = [" ".join("%s {%s {%s} %s %s}" % (
                 n, a["qemu"], a["machine"], a["console"], a["boot_s"])
                 for n, a in arches.items())]
+        elif cmd == "kernel-make" and len(argv) == 3:
+            out = [kernel_make(arches, argv[2])]
         else:
             sys.stderr.write(__doc__)
             return 2

@@ -40,20 +40,25 @@ fi
 # The .c files the patches change, as objects.
 objects=$(sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' "$here/$patches"/*.patch | sort -u)
 
-# NAME | ARCH | CROSS_COMPILE | OPTIONS (=y, or =n for "is not set")
+# NAME | ARCH | OPTIONS (=y, or =n for "is not set"); ARCH is an
+# architecture of the arches table, which says how to make its kernel.
 configs='
-x86_64-thp   | x86_64 |                    | 64BIT TRANSPARENT_HUGEPAGE
-x86_64-nothp | x86_64 |                    | 64BIT TRANSPARENT_HUGEPAGE=n
-arm64-4k     | arm64  | aarch64-linux-gnu- | ARM64_4K_PAGES TRANSPARENT_HUGEPAGE
-arm64-16k    | arm64  | aarch64-linux-gnu- | ARM64_16K_PAGES TRANSPARENT_HUGEPAGE
-arm64-64k    | arm64  | aarch64-linux-gnu- | ARM64_64K_PAGES TRANSPARENT_HUGEPAGE
-arm64-nothp  | arm64  | aarch64-linux-gnu- | ARM64_4K_PAGES TRANSPARENT_HUGEPAGE=n
-riscv64-thp  | riscv  | riscv64-linux-gnu- | 64BIT MMU TRANSPARENT_HUGEPAGE
+x86_64-thp   | amd64   | 64BIT TRANSPARENT_HUGEPAGE
+x86_64-nothp | amd64   | 64BIT TRANSPARENT_HUGEPAGE=n
+arm64-4k     | arm64   | ARM64_4K_PAGES TRANSPARENT_HUGEPAGE
+arm64-16k    | arm64   | ARM64_16K_PAGES TRANSPARENT_HUGEPAGE
+arm64-64k    | arm64   | ARM64_64K_PAGES TRANSPARENT_HUGEPAGE
+arm64-nothp  | arm64   | ARM64_4K_PAGES TRANSPARENT_HUGEPAGE=n
+riscv64-thp  | riscv64 | 64BIT MMU TRANSPARENT_HUGEPAGE
 '
 failed=0
-while IFS='|' read -r cname arch cross opts; do
-	cname=$(echo $cname) arch=$(echo $arch) cross=$(echo $cross)
+while IFS='|' read -r cname debarch opts; do
+	cname=$(echo $cname) debarch=$(echo $debarch)
 	[ -n "$cname" ] || continue
+	make_args=$(python3 "$here/../../tables/arches.py" kernel-make "$debarch") ||
+		exit 2
+	read -r arch cross <<<"$make_args"
+	[ "$cross" != - ] || cross=
 	dir=$out/$cname log=$out/$cname.log
 	mkdir -p "$dir"
 	m() { make -s -C "$src" O="$dir" ARCH="$arch" CROSS_COMPILE="$cross" "$@"; }
