@@ -14,7 +14,9 @@ Usage:
   arches.py guests                 the image builder's lines: ARCH BUSYBOX
                                    LIBS GUEST_LIBS LOADER GUEST_LOADER BUILD
   arches.py qemu                   the VM's table, as a Tcl dict: ARCH
-                                   {QEMU {MACHINE...} CONSOLE BOOT_S}
+                                   {QEMU {MACHINE...} CONSOLE BOOT_S
+                                   MEMORY}
+  arches.py vm-memory              the most memory a VM has, in MiB
   arches.py kernel-make ARCH       how to make ARCH's kernel: its ARCH=
                                    and CROSS_COMPILE ("-" for none: CC
                                    is the host's), blank-separated
@@ -28,7 +30,7 @@ import sys
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                      "testsuite", "kernel", "arches")
 ARCH_COLUMNS = ("name", "e_machine", "cc", "build", "qemu", "machine",
-                "console", "boot_s", "busybox", "libs", "guest_libs",
+                "console", "boot_s", "memory", "busybox", "libs", "guest_libs",
                 "loader", "guest_loader", "body", "kernel")
 TREE_COLUMNS = ("name", "arch", "page", "cases", "kinds", "code")
 
@@ -54,6 +56,9 @@ def load(path=TABLE):
                 raise Bad(where + "%s wants %d columns: %s" %
                           (kind, len(columns), " | ".join(columns)))
             row = dict(zip(columns, fields))
+            if kind == "arch" and not row["memory"].isdigit():
+                raise Bad(where + "MEMORY is a number of MiB, not %r" %
+                          row["memory"])
             if kind == "arch" and row["kernel"] != "-" and \
                     len(row["kernel"].split(" ")) != 2:
                 raise Bad(where + "KERNEL is '-' or 'ARCH IMAGE' (one "
@@ -125,9 +130,11 @@ def main(argv):
                              a["loader"], a["guest_loader"], a["build"]))
                    for n, a in arches.items()]
         elif cmd == "qemu" and len(argv) == 2:
-            out = [" ".join("%s {%s {%s} %s %s}" % (
-                n, a["qemu"], a["machine"], a["console"], a["boot_s"])
-                for n, a in arches.items())]
+            out = [" ".join("%s {%s {%s} %s %s %s}" % (
+                n, a["qemu"], a["machine"], a["console"], a["boot_s"],
+                a["memory"]) for n, a in arches.items())]
+        elif cmd == "vm-memory" and len(argv) == 2:
+            out = [str(max(int(a["memory"]) for a in arches.values()))]
         elif cmd == "kernel-make" and len(argv) == 3:
             out = [kernel_make(arches, argv[2])]
         else:
