@@ -1,5 +1,8 @@
 """The versions the build pins, toolchain/pins, for the tests and
-scripts: one NAME=VALUE a line (the shell sources the file itself)."""
+scripts: one NAME=VALUE a line (the shell sources the file itself).
+
+Usage: pins.py NAME        the value of NAME
+       pins.py host-clang  the host's clang driver (clang-HOST_LLVM)"""
 
 import os
 import re
@@ -25,8 +28,11 @@ def host_clang():
 
 
 def main(argv):
+    if len(argv) == 2 and argv[1] == "host-clang":
+        print(host_clang())
+        return 0
     if len(argv) != 2:
-        sys.stderr.write("usage: pins.py NAME\n")
+        sys.stderr.write("usage: pins.py NAME | host-clang\n")
         return 2
     try:
         print(pin(argv[1]))

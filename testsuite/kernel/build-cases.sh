@@ -107,7 +107,7 @@ cross_build() {
 		ln -sfn "$sysroot" "$1/sysroot"
 		cc=$1/cc
 		printf '#!/bin/sh\nexec %s --target=%s --sysroot=%s -fuse-ld=lld -Wno-unused-command-line-argument "$@"\n' \
-			"clang-$(. "$top/toolchain/pins" && echo "$HOST_LLVM")" \
+			"$(python3 "$top/tables/pins.py" host-clang)" \
 			"$triplet" "$sysroot" >"$cc.new"
 		chmod +x "$cc.new"
 		mv "$cc.new" "$cc" ;;
