@@ -354,7 +354,7 @@ const char *
 ht_elf_machine_name (uint16_t machine, unsigned elf_class)
 {
   /* A machine of the table is called by its name there (the first line
-     of its e_machine and class), as --page-size and the docs call it.  */
+     of its e_machine and class), as the docs and the table call it.  */
   const struct ht_machine *m = ht_machine_find (machine, elf_class, 0);
 
   if (m != NULL)

@@ -19,17 +19,25 @@ CROSS_LINE = re.compile(r"^HT_CROSS \((.*)\)\s*$")
 
 def _rows(path, pattern, fields):
     """The lines of the table that PATTERN matches, each as a dict of
-    FIELDS, their values stripped of blanks and quotes."""
+    FIELDS, their values stripped of blanks and quotes.  A line that
+    starts with PATTERN's macro but is not written as the table writes
+    them (a blank before the parenthesis, nothing after the closing one)
+    is an error, not a line skipped."""
+    macro = pattern.pattern[1:].split(" ")[0]
     out = []
     with open(path) as f:
-        for line in f:
+        for number, line in enumerate(f, 1):
             m = pattern.match(line)
             if not m:
+                if re.match(r"%s\b" % macro, line):
+                    raise ValueError("%s:%d: not %s (FIELD, ...): %s"
+                                     % (path, number, macro, line.strip()))
                 continue
             values = [v.strip().strip('"') for v in m.group(1).split(",")]
             if len(values) != len(fields):
-                raise ValueError("%s: %d fields, not %d: %s"
-                                 % (path, len(values), len(fields), line))
+                raise ValueError("%s:%d: %d fields, not %d: %s"
+                                 % (path, number, len(values), len(fields),
+                                    line.strip()))
             out.append(dict(zip(fields, values)))
     return out
 
@@ -37,10 +45,21 @@ def _rows(path, pattern, fields):
 def machines(path=DEF):
     """Every line of the table, in order, as a dict of FIELDS."""
     out = _rows(path, LINE, FIELDS)
+    names = set()
     for row in out:
         for k in ("elf_class", "base_page_kib", "h_kib", "max_page_kib",
-                  "separate_code", "trap_len"):
-            row[k] = int(row[k], 0)
+                  "separate_code", "text_start", "trap_len", "trap"):
+            try:
+                row[k] = int(row[k], 0)
+            except ValueError:
+                raise ValueError("%s: %s: %s is not a number: %r"
+                                 % (path, row["name"], k.upper(), row[k]))
+        if row["elf_class"] not in (32, 64):
+            raise ValueError("%s: %s: CLASS is 32 or 64, not %d"
+                             % (path, row["name"], row["elf_class"]))
+        if row["name"] in names:
+            raise ValueError("%s: %s is named twice" % (path, row["name"]))
+        names.add(row["name"])
     return out
 
 
@@ -122,7 +141,8 @@ def main(argv):
         return 2
     for m in first_of("name"):
         if m["name"] == argv[2]:
-            print(m[argv[1]])
+            hex_fields = ("text_start", "trap")
+            print(("%#x" if argv[1] in hex_fields else "%s") % m[argv[1]])
             return 0
     sys.stderr.write("machines.py: no machine %r in %s\n" % (argv[2], DEF))
     return 1

@@ -25,7 +25,8 @@ die() { echo "bench/clang/deps.sh: $*" >&2; exit 1; }
 build=$(cd "$1" && pwd) pairs=${2:-6}
 # shellcheck source=toolchain/pins
 . "$top/toolchain/pins"
-clang=/usr/bin/clang-$HOST_LLVM hugetext=$build/bin/hugetext
+clang=/usr/bin/$(python3 "$top/tables/pins.py" host-clang) || die "tables/pins.py: no host clang"
+hugetext=$build/bin/hugetext
 audit=$build/lib/hugetext-audit.so
 [ "$(id -u)" -eq 0 ] || die "needs root (it drops the page cache)"
 [ -x "$clang" ] || die "$clang is missing (apt-get install clang-$HOST_LLVM)"

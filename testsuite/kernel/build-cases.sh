@@ -106,9 +106,10 @@ cross_build() {
 			die "no sysroot for $triplet (toolchain/cross-sysroot)"
 		ln -sfn "$sysroot" "$1/sysroot"
 		cc=$1/cc
+		clang=$(python3 "$top/tables/pins.py" host-clang) ||
+			die "tables/pins.py gives no host clang"
 		printf '#!/bin/sh\nexec %s --target=%s --sysroot=%s -fuse-ld=lld -Wno-unused-command-line-argument "$@"\n' \
-			"$(python3 "$top/tables/pins.py" host-clang)" \
-			"$triplet" "$sysroot" >"$cc.new"
+			"$clang" "$triplet" "$sysroot" >"$cc.new"
 		chmod +x "$cc.new"
 		mv "$cc.new" "$cc" ;;
 	*)

@@ -85,19 +85,25 @@ def gnu_image_base(linker, emulation):
 
 
 def compare(m, got_h, why, base, want_h, want_base, linker):
-    """The line for machine M, and whether it is a mismatch."""
+    """The line for machine M, and whether it is a mismatch: H, and the
+    image base where the linker has one (GNU ld), each judged alone."""
     name = os.path.basename(linker)
+    bad = []
     if got_h != want_h:
-        return ("%s: MISMATCH: the table says H 0x%x, %s" % (
-            m["name"], want_h, "the link failed: " + why if why
-            else "%s gives 0x%x" % (name, got_h)), True)
+        bad.append("the table says H 0x%x, %s" % (
+            want_h, "the link failed: " + why if why
+            else "%s gives 0x%x" % (name, got_h)))
     if base is not None and base != want_base:
-        return ("%s: MISMATCH: the table says image base 0x%x, %s gives "
-                "0x%x" % (m["name"], want_base, name, base), True)
-    line = "%s: ok: H 0x%x" % (m["name"], got_h)
-    if base is not None:
-        line += ", image base 0x%x" % base
-    return line, False
+        bad.append("the table says image base 0x%x, %s gives 0x%x"
+                   % (want_base, name, base))
+    good = [] if got_h != want_h else ["H 0x%x" % got_h]
+    if base is not None and base == want_base:
+        good.append("image base 0x%x" % base)
+    if not bad:
+        return "%s: ok: %s" % (m["name"], ", ".join(good)), False
+    return "%s: MISMATCH: %s%s" % (
+        m["name"], "; ".join(bad),
+        " (ok: %s)" % ", ".join(good) if good else ""), True
 
 
 def main(argv):
@@ -129,7 +135,8 @@ def main(argv):
             got, why = linker_h(hugetext, linker, m["triplet"],
                                 emuls.get(m["name"]), work)
             base = gnu_image_base(linker, emuls.get(m["name"]))
-            want_base = int(bases.get(m["name"], m["text_start"]), 0)
+            want_base = (int(bases[m["name"]], 0) if m["name"] in bases
+                         else m["text_start"])
             line, mismatch = compare(m, got, why, base, want, want_base,
                                      linker)
             print(line)

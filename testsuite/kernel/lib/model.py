@@ -215,10 +215,10 @@ def plain(k, fs, kind):
                  "file offset 0" % arch)
     else:
         text = machine["text_start"]
-        if int(text, 0) % h(k):
-            return (0, "zero", "plain %s text starts at %s, no multiple of "
+        if text % h(k):
+            return (0, "zero", "plain %s text starts at %#x, no multiple of "
                     "the kernel's PMD" % (arch, text))
-        where = ("plain %s text starts at file offset 0 and at %s "
+        where = ("plain %s text starts at file offset 0 and at %#x "
                  "(static-pie: the kernel loads it on a 2 MiB boundary)" %
                  (arch, text))
     if filesystems.is_shmem(fs):
