@@ -20,6 +20,10 @@ Usage:
   kernels.py check KERNELS [DOC] only check KERNELS, and that the table
                                  of kernels in DOC (docs/kernel-matrix.md)
                                  has a row for each kernel and no other
+  kernels.py h-kib ARCH PAGE     the PMD size in KiB of ARCH's kernels
+                                 with PAGE pages (4k, 16k), from
+                                 lib/machines.def; exit 1 where it has
+                                 no such machine
 
 Either one prints every mistake as FILE:LINE: what, and exits 1.  The
 columns are documented at the top of the kernels file.
@@ -261,6 +265,17 @@ def check_doc(kernels, doc):
 
 
 def main(argv):
+    if argv[1:2] == ["h-kib"] and len(argv) == 4:
+        if argv[2] not in E_MACHINES:
+            sys.stderr.write("kernels.py: no architecture %s\n" % argv[2])
+            return 1
+        kib = h_kib(argv[2], argv[3])
+        if kib is None:
+            sys.stderr.write("kernels.py: lib/machines.def has no machine "
+                             "for %s with %s pages\n" % (argv[2], argv[3]))
+            return 1
+        print(kib)
+        return 0
     fields = argv[3:] if argv[1:2] == ["list"] else []
     if len(argv) < 3 or argv[1] not in ("list", "check") or \
        (argv[1] == "check" and len(argv) > 4) or \

@@ -107,6 +107,9 @@ NATIVE_TRIPLET = re.compile(r"^(x86_64|i[3-6]86)-")
 
 USAGE = """usage: machines.py FIELD NAME      the FIELD of the machine NAME (its
                                    first line)
+       machines.py FIELD --triplet TRIPLET
+                                   the FIELD of the first machine of
+                                   TRIPLET
        machines.py cross-targets   the cross binutils to build, "NAME
                                    TRIPLET" a line
        machines.py cross [--cc CC] FIELD...
@@ -136,15 +139,18 @@ def main(argv):
         for r in rows:
             print(" ".join(r[f] for f in args))
         return 0 if rows else 1
-    if len(argv) != 3 or argv[1] not in FIELDS:
+    by_triplet = len(argv) == 4 and argv[2] == "--triplet"
+    if not (len(argv) == 3 or by_triplet) or argv[1] not in FIELDS:
         sys.stderr.write(usage)
         return 2
-    for m in first_of("name"):
-        if m["name"] == argv[2]:
+    key, value = ("triplet", argv[3]) if by_triplet else ("name", argv[2])
+    for m in first_of(key):
+        if m[key] == value:
             hex_fields = ("text_start", "trap")
             print(("%#x" if argv[1] in hex_fields else "%s") % m[argv[1]])
             return 0
-    sys.stderr.write("machines.py: no machine %r in %s\n" % (argv[2], DEF))
+    sys.stderr.write("machines.py: no machine of %s %r in %s\n"
+                     % (key, value, DEF))
     return 1
 
 

@@ -239,12 +239,10 @@ echo "$arches" | while read -r arch cc sub cases takes size body; do
 		$cc -O1 "$here/apk.c" -o "$out/$cases/data/apk"
 		# H of the tree's kernels: lib/machines.def's, through
 		# tables/kernels.py, which matches it to the tree's ARCH and PAGE.
-		h_kib=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import kernels; print(kernels.h_kib(sys.argv[2], sys.argv[3]))' \
-			"$top/tables" "$(python3 "$here/../../tables/arches.py" tree "$arch" arch)" \
-			"$(python3 "$here/../../tables/arches.py" tree "$arch" page)")
-		case $h_kib in
-		'' | None) die "no H for the tree $arch in lib/machines.def" ;;
-		esac
+		h_kib=$(python3 "$top/tables/kernels.py" h-kib \
+			"$(python3 "$top/tables/arches.py" tree "$arch" arch)" \
+			"$(python3 "$top/tables/arches.py" tree "$arch" page)") ||
+			die "no H for the tree $arch in lib/machines.def"
 		for p in bfd plain; do
 			apk_archive "$out/$cases/$p/shared/libbig.so" \
 				"$out/$cases/data/apk-$p" $((h_kib * 1024))
