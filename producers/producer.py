@@ -48,7 +48,8 @@ Usage:
                                     its linker names a patch, "no" where
                                     it is empty (HUGETEXT_BFD_SERIES,
                                     HUGETEXT_LLD_SERIES, else FOLDER/series,
-                                    as the pipeline reads them); exit 2
+                                    as the pipeline reads them), then the
+                                    series file's path; exit 2
                                     where it cannot be read or the linker
                                     is Debian's
   producer supports NAME BUILD_DIR  exit 0 if BUILD_DIR can link it: its
@@ -317,12 +318,17 @@ def series_empty(row):
     return not series_names_patches(row)
 
 
+def series_path(row):
+    """The series file that gives ROW's linker (one of SERIES)."""
+    var, folder = SERIES[row["linker"]]
+    return os.environ.get(var) or os.path.normpath(os.path.join(
+        os.path.dirname(os.path.realpath(__file__)), "..", folder, "series"))
+
+
 def series_names_patches(row):
     """Whether the series that gives ROW's linker (one of SERIES) names a
     patch; Bad where it cannot be read."""
-    var, folder = SERIES[row["linker"]]
-    path = os.environ.get(var) or os.path.join(
-        os.path.dirname(os.path.realpath(__file__)), "..", folder, "series")
+    path = series_path(row)
     try:
         with open(path) as f:
             # As toolchain/build-toolchain.sh's series_patches: blanks
@@ -337,7 +343,7 @@ def cmd_series(row):
     if row["linker"] not in SERIES:
         raise Bad("%s links with Debian's linker: no patch series gives it"
                   % row["name"])
-    print("yes" if series_names_patches(row) else "no")
+    print("yes" if series_names_patches(row) else "no", series_path(row))
     return 0
 
 
