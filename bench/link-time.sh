@@ -41,6 +41,8 @@ only=$*
 bin=$build/bin
 work=$build/bench/link-time
 producer=$top/producers/producer
+# shellcheck source=producers/usable.sh
+. "$top/producers/usable.sh"
 mkdir -p "$work"
 
 say() { printf '%s\n' "$*"; }
@@ -112,17 +114,8 @@ results=$work/times.txt
 : >"$results"
 producers=${only:-$("$producer" list --in bench --hugetext)}
 for p in $producers; do
-	# Exit 1: this build cannot link that way, and the patch series that
-	# gives it is empty (skip it, saying why); anything else stops: the
-	# producers' one policy (producers/producer supports).
-	why=$("$producer" supports "$p" "$build") && rc=0 || rc=$?
-	if [ "$rc" -gt 1 ]; then
-		# Exit 2: producers/producer said why on stderr itself.
-		[ -z "$why" ] || echo "$p: $why" >&2
-		exit "$rc"
-	fi
-	if [ $rc -eq 1 ]; then
-		say "$p: skipped: $why"
+	if ! producer_usable "$producer" "$p" "$build"; then
+		say "$p: skipped: $PRODUCER_SKIPPED"
 		continue
 	fi
 	base=$("$producer" baseline "$p")

@@ -45,6 +45,8 @@ gcc -B"$bin/" -O2 -c "$top/demo/main.c" -o "$work/main.o"
 # ---- 2. Link it every way this build can: each producer that
 # producers/table marks "demo".
 producer=$top/producers/producer
+# shellcheck source=producers/usable.sh
+. "$top/producers/usable.sh"
 producers=$("$producer" list --in demo)
 huge_producers=$("$producer" list --hugetext)
 huge_producers=" $(echo $huge_producers) "
@@ -52,17 +54,8 @@ variants=
 huge_linked=no
 say "== Linking (producers/table: the producers marked demo)"
 for p in $producers; do
-	# Exit 1: this build cannot link that way, and the patch series that
-	# gives it is empty (skip it, saying why); anything else stops: the
-	# producers' one policy (producers/producer supports).
-	why=$("$producer" supports "$p" "$build") && rc=0 || rc=$?
-	if [ "$rc" -gt 1 ]; then
-		# Exit 2: producers/producer said why on stderr itself.
-		[ -z "$why" ] || echo "$p: $why" >&2
-		exit "$rc"
-	fi
-	if [ $rc -eq 1 ]; then
-		say "  $p: skipped: $why"
+	if ! producer_usable "$producer" "$p" "$build"; then
+		say "  $p: skipped: $PRODUCER_SKIPPED"
 		continue
 	fi
 	flags=$("$producer" flags "$p" "$build")
