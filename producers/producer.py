@@ -5,7 +5,8 @@ Usage:
                 [--arch ARCH] [--has COLUMN] [--lacks COLUMN]
       the producers' names, one a line, in the table's order: those that
       give the hugetext layout (or do not), make KIND (pie exec static
-      static-pie shared), are linked by SET (matrix bench demo), make
+      static-pie shared), are linked by SET (matrix bench demo; loaders
+      khugepaged: the matrix's cells of those), make
       programs for ARCH (a case tree of testsuite/kernel/arches), have something (or "-") in COLUMN
       (baseline extra post)
   producer flags NAME BUILD_DIR     the compiler driver's flags, one line
@@ -91,7 +92,7 @@ import machines  # noqa: E402
 ARCHES = tuple(arches.load()[1])
 # {h:MACHINE}: the H of MACHINE (lib/machines.def), in bytes, in hex.
 H_PLACEHOLDER = re.compile(r"\{h:([^}]*)\}")
-SETS = ("matrix", "bench", "demo")
+SETS = ("matrix", "bench", "demo", "loaders", "khugepaged")
 OPTIONAL = ("baseline", "extra", "post")
 LINKERS = ("/usr/bin/ld.bfd", "{bin}/ld.bfd", "{bin}/ld.lld")
 TABLE = os.environ.get("HUGETEXT_PRODUCERS") or os.path.join(

@@ -490,11 +490,12 @@ def cells(k):
             for fs in DISKS for p in by_method["exec"]
             for kind in producer_kinds(p) if kind in ("pie", "shared")]
     # The other loaders of the kernel's architecture: the dynamic kinds of
-    # plain, bfd and the seed case, where the mode decides something.
+    # the producers in "loaders" (plain, bfd and the seed case), where the
+    # mode decides something.
     out += [(mode, fs, p, kind, method)
             for method, arch_ in loaders() if arch_ == k["arch"]
             for mode in ("always", "madvise") for fs in DISKS
-            for p in ("plain", "bfd", "seed")
+            for p in _producer("list", "--in", "loaders").split()
             for kind in kinds(p, "exec", mode)
             if kind in ("pie", "shared", "dlopen")]
     # The audit module on the hugetext producers' dynamic kinds, the
@@ -509,14 +510,16 @@ def cells(k):
 
 
 def khugepaged_cells(k):
-    """THP "always", the disks, plain and the hugetext linkers' PIE, shared
-    library and dlopen'd library, each probe left running with
+    """THP "always", the disks, the PIE, shared library and dlopen'd
+    library of the producers in "khugepaged" (plain and the hugetext
+    linkers), each probe left running with
     khugepaged's boot settings and measured at KHUGEPAGED_AT, on every
     kernel with 4 KiB pages."""
     if k["page"] != "4k":
         return []
     return [("always", fs, p, kind, "khugepaged")
-            for fs in DISKS for p in ("plain", "bfd", "lld")
+            for fs in DISKS
+            for p in _producer("list", "--in", "khugepaged").split()
             for kind in ("pie", "shared", "dlopen") if takes(k, kind)]
 
 
