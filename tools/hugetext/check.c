@@ -185,7 +185,7 @@ check_file (struct check_run *run, const char *path, bool walked)
   struct ht_layout layout;
   struct check_result r = { path, NULL, &elf, &layout };
   char err[HT_ERRLEN];
-  bool have_elf = false, have_layout = false, skip = false;
+  bool have_elf = false, have_layout = false, skip = false, not_elf = false;
   int status = HT_EXIT_BAD_INPUT;	/* Of an error.  */
 
   if (ht_file_open (&f, path, err) != 0)
@@ -193,8 +193,8 @@ check_file (struct check_run *run, const char *path, bool walked)
       r.error = err;
       status = tool_file_status (f.error);
     }
-  else if (walked && (f.size < SELFMAG
-		      || memcmp (f.data, ELFMAG, SELFMAG) != 0))
+  else if ((not_elf = f.size < SELFMAG
+		      || memcmp (f.data, ELFMAG, SELFMAG) != 0) && walked)
     skip = true;
   else if (f.size == 0)
     {
@@ -220,6 +220,10 @@ check_file (struct check_run *run, const char *path, bool walked)
     run->tally.skipped++;
   else
     {
+      /* A regular file named on the command line that is not ELF: its
+	 error line, and a place in the summary as in a walk.  */
+      if (not_elf)
+	run->tally.skipped++;
       if (have_layout)
 	tally (&run->tally, &r);
       report (run, &r);
