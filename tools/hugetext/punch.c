@@ -976,6 +976,20 @@ try_open_for_writing (const char *path, struct punch_result *r)
     fail (r, tool_file_status (errno), "cannot open for writing", errno);
 }
 
+/* Whether this process may write PATH at all, asked before whether it
+   can keep what punching changes, so that a file it cannot open for
+   writing is said to be that, not blamed on its times.  R says why
+   where it may not.  */
+static bool
+may_write (const char *path, struct punch_result *r)
+{
+  if (faccessat (AT_FDCWD, path, W_OK, AT_EACCESS | AT_SYMLINK_NOFOLLOW)
+      == 0)
+    return true;
+  fail (r, tool_file_status (errno), "cannot open for writing", errno);
+  return false;
+}
+
 static void
 punch_file (const char *path, const struct punch_opts *o,
 	    struct punch_result *r)
@@ -994,7 +1008,7 @@ punch_file (const char *path, const struct punch_opts *o,
       if (r->error == NULL && r->note == NULL)
 	nothing_to_punch (r);
     }
-  else if (!keep_possible (fd, &st, r))
+  else if (!may_write (path, r) || !keep_possible (fd, &st, r))
     ;
   else if (!o->dry_run)
     punch_runs (path, &st, &runs, r);
