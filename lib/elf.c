@@ -359,19 +359,27 @@ ht_elf_machine_name (uint16_t machine, unsigned elf_class)
 
   if (m != NULL)
     return m->name;
+  /* Another machine, or a machine of the table in the other class, by
+     the name its ports use.  */
   switch (machine)
     {
-    case EM_386: return "i386";
-    case EM_X86_64: return "x86-64";
-    case EM_AARCH64: return "aarch64";
+    case EM_386: return "i386 (ELF64)";
+    case EM_AARCH64: return "aarch64-ilp32";
+    case EM_ALPHA: return "alpha";
     case EM_ARM: return "arm";
-    case EM_RISCV: return "riscv";
-    case EM_PPC: return "ppc";
-    case EM_PPC64: return "ppc64";
-    case EM_S390: return "s390";
+    case EM_IA_64: return "ia64";
+    case EM_LOONGARCH: return "loongarch32";
+    case EM_68K: return "m68k";
     case EM_MIPS: return "mips";
+    case EM_PARISC: return "parisc";
+    case EM_PPC: return "ppc";
+    case EM_PPC64: return "ppc64 (ELF32)";
+    case EM_RISCV: return elf_class == 32 ? "riscv32" : "riscv";
+    case EM_S390: return "s390";
+    case EM_SH: return "sh";
+    case EM_SPARC: return "sparc";
+    case EM_SPARC32PLUS: return "sparc32plus";
     case EM_SPARCV9: return "sparcv9";
-    case EM_LOONGARCH: return "loongarch";
     default: return "unknown machine";
     }
 }
