@@ -45,8 +45,10 @@ ht_is_pow2 (uint64_t x)
 const char *
 ht_parse_size_check (const char *s, bool pow2, uint64_t *out)
 {
-  if (ht_parse_size (s, out) != 0 || *out == 0)
+  if (ht_parse_size (s, out) != 0)
     return "expected a size such as 2M or 0x200000";
+  if (*out == 0)
+    return "a size must be above 0";
   if (pow2 && (!ht_is_pow2 (*out) || *out < HT_MIN_PAGE_SIZE))
     return "not a power of two of at least " HT_MIN_PAGE_SIZE_TEXT;
   return NULL;

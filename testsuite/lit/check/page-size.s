@@ -9,12 +9,14 @@
 # RUN: %expect-exit 2 %hugetext check --page-size=3M %t 2>&1 | FileCheck %s --check-prefix=POW2
 # RUN: %expect-exit 2 %hugetext check --page-size=2MB %t 2>&1 | FileCheck %s --check-prefix=BAD
 # RUN: %expect-exit 2 %hugetext check --min-size=-1 %t 2>&1 | FileCheck %s --check-prefix=BADMIN
+# RUN: %expect-exit 2 %hugetext check --min-size=0 %t 2>&1 | FileCheck %s --check-prefix=ZEROMIN
 
 # CHECK:      H 4 MiB, min size 4 MiB
 # CHECK:      problem [start.vaddr]: p_vaddr 0x200000 is not a multiple of H (0x400000)
 # POW2:       hugetext check: invalid --page-size '3M': not a power of two of at least 4K
 # BAD:        hugetext check: invalid --page-size '2MB': expected a size such as 2M or 0x200000
 # BADMIN:     hugetext check: invalid --min-size '-1'
+# ZEROMIN:    hugetext check: invalid --min-size '0': a size must be above 0
 
   .text
   .p2align 21
