@@ -54,6 +54,7 @@
 struct punch_opts
 {
   bool dry_run, quiet, json;
+  uint64_t page_size;		/* H; 0: the file's machine's.  */
 };
 
 /* File offsets [start, end).  */
@@ -83,6 +84,7 @@ struct punch_result
   uint64_t zero;		/* ... that read as zeros: punched.  */
   uint64_t not_zero;		/* ... in blocks that hold other bytes.  */
   uint64_t freed;		/* st_blocks * 512, before minus after.  */
+  uint64_t h;			/* The H its layout was read for.  */
 };
 
 /* What fallocate changes or clears besides the blocks, and punch sets
@@ -112,6 +114,8 @@ punch_usage (FILE *out)
 "of its text.  Symbolic links are not followed.\n"
 "\n"
 "  --dry-run         say what would be freed; punch nothing\n"
+"  --page-size=SIZE  H the file is laid out for (default: its machine's,\n"
+"                    from the machine table)\n"
 "  -q, --quiet       report only errors\n"
 "  --json            a JSON array on standard output, one object per file\n"
 "  -h, --help        this text\n"
@@ -625,11 +629,12 @@ open_read (const char *path, struct stat *st, struct punch_result *r)
    Returns how many code segments are laid out, or -1 having said in R
    why there is nothing to read.  */
 static long
-read_padding (int fd, const struct stat *st, struct punch_result *r,
-	      struct spans *blocks)
+read_padding (int fd, const struct stat *st, uint64_t page_size,
+	      struct punch_result *r, struct spans *blocks)
 {
   unsigned char magic[SELFMAG];
-  struct ht_layout_opts lopts = { .min_size = 1, .headers_only = true };
+  struct ht_layout_opts lopts = { .page_size = page_size, .min_size = 1,
+				  .headers_only = true };
   struct ht_layout layout;
   struct ht_elf elf;
   char err[HT_ERRLEN];
@@ -684,6 +689,7 @@ read_padding (int fd, const struct stat *st, struct punch_result *r,
       return -1;
     }
   r->block = block_size (st);
+  r->h = layout.page_size;
   laid = padding_blocks (&layout, r->block, blocks);
   ht_layout_free (&layout);
   ht_elf_free (&elf);
@@ -696,21 +702,28 @@ read_padding (int fd, const struct stat *st, struct punch_result *r,
 /* Find the blocks of FD's padding (ST its status) that read as zeros,
    into RUNS.  Returns 0 when there are some.  */
 static int
-find_runs (int fd, const struct stat *st, struct punch_result *r,
+find_runs (int fd, const struct stat *st, uint64_t page_size,
+	   struct punch_result *r,
 	   struct spans *runs)
 {
   struct spans blocks = { 0 };
   unsigned char *buf = NULL;
   size_t buflen;
-  long laid = read_padding (fd, st, r, &blocks);
+  long laid = read_padding (fd, st, page_size, r, &blocks);
   int rc = -1;
 
   buflen = r->block > SCAN_CHUNK ? (size_t) r->block : SCAN_CHUNK;
   if (laid > 0 && blocks.n > 0 && (buf = malloc (buflen)) == NULL)
     fail (r, HT_EXIT_BAD_INPUT, "cannot read", ENOMEM);
   else if (laid == 0)
-    r->note = "not laid out for huge pages (no code segment aligned to H): "
-	      "nothing to punch";
+    {
+      char h[32];
+
+      snprintf (r->buf, sizeof r->buf, "not laid out for huge pages of "
+		"%s (no code segment aligned to that H; --page-size names "
+		"another): nothing to punch", ht_format_size (r->h, h));
+      r->note = r->buf;
+    }
   else if (laid > 0)
     {
       rc = 0;
@@ -1003,7 +1016,7 @@ punch_file (const char *path, const struct punch_opts *o,
   fd = open_read (path, &st, r);
   if (fd < 0)
     return;
-  if (find_runs (fd, &st, r, &runs) != 0)
+  if (find_runs (fd, &st, o->page_size, r, &runs) != 0)
     {
       if (r->error == NULL && r->note == NULL)
 	nothing_to_punch (r);
@@ -1094,11 +1107,12 @@ cmd_punch (int argc, char **argv)
   static const struct option longopts[] = {
     { "dry-run", no_argument, NULL, 'n' },
     { "quiet", no_argument, NULL, 'q' },
+    TOOL_OPTION_PAGE_SIZE,
     TOOL_OPTION_JSON,
     TOOL_OPTION_HELP,
     { NULL, 0, NULL, 0 },
   };
-  struct punch_opts o = { false, false, false };
+  struct punch_opts o = { false, false, false, 0 };
   int c;
 
   optind = 1;
@@ -1108,6 +1122,11 @@ cmd_punch (int argc, char **argv)
       case 'n': o.dry_run = true; break;
       case 'q': o.quiet = true; break;
       case 'j': o.json = true; break;
+      case 'p':
+	if (tool_parse_size ("punch", "--page-size", optarg, true,
+			     &o.page_size) != 0)
+	  return HT_EXIT_BAD_INPUT;
+	break;
       case 'h': punch_usage (stdout); return HT_EXIT_OK;
       default: punch_usage (stderr); return HT_EXIT_BAD_INPUT;
       }
