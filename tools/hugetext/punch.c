@@ -578,8 +578,16 @@ open_read (const char *path, struct stat *st, struct punch_result *r)
   if (S_ISLNK (st->st_mode))
     {
       struct stat target;
+      int got = stat (path, &target);
 
-      r->note = stat (path, &target) == 0
+      if (got == 0 && !S_ISREG (target.st_mode))
+	{
+	  snprintf (r->buf, sizeof r->buf, "a symbolic link to %s: "
+		    "nothing to punch", ht_file_kind (&target));
+	  r->note = r->buf;
+	  return -1;
+	}
+      r->note = got == 0
 		? "a symbolic link: not followed (punch the file it points "
 		  "to)"
 		: errno == ELOOP
