@@ -71,8 +71,8 @@ check_usage (FILE *out)
 "K, M or G.\n"
 "Exit status: 0 every file meets the contract, 1 a file does not, 2 bad\n"
 "usage or a file that cannot be read (a corrupt ELF file too), 4\n"
-"permission denied, 7 a FILE that is not ELF. With several files, the\n"
-"highest of their statuses.\n",
+"permission denied, 7 a FILE that is not ELF (or not a regular file: a\n"
+"FIFO, a device). With several files, the highest of their statuses.\n",
 	   ht_progname);
 }
 
