@@ -1004,8 +1004,10 @@ try_open_for_writing (const char *path, struct punch_result *r)
 static bool
 may_write (const char *path, struct punch_result *r)
 {
+  /* A running program (ETXTBSY, where a kernel says so here) is for
+     the open to report, as it does.  */
   if (faccessat (AT_FDCWD, path, W_OK, AT_EACCESS | AT_SYMLINK_NOFOLLOW)
-      == 0)
+      == 0 || errno == ETXTBSY)
     return true;
   fail (r, tool_file_status (errno), "cannot open for writing", errno);
   return false;
