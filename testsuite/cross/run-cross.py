@@ -13,9 +13,7 @@ after each link (fallocate --dig-holes).
 
 Producers:
   bfd     the build's cross GNU ld (BUILD/bin/TRIPLET-ld), -z hugetext
-          with its own default H (where it has none and says so, as on
-          loongarch64, linked again with the machine's H); the non-PIE
-          executables with
+          with its own default H; the non-PIE executables with
           -z separate-code (riscv64's image base, 0x10000, is not a
           multiple of H, and GNU ld leaves a code segment that holds the
           ELF headers there alone), the other kinds with the target's
@@ -43,8 +41,6 @@ import producer as producer_table  # noqa: E402  (the output kinds' flags)
 
 CODE = 0x2100000
 KINDS = producer_table.KINDS
-# GNU ld's warning where the target has no default huge page size.
-NO_DEFAULT = "this target has no default huge page size"
 
 MAIN_C = r"""
 #include <stdio.h>
@@ -126,11 +122,6 @@ def case(t, work, producer, flags, kind):
         steps = [cc + flags + objs + ["-o", made]]
     for cmd in steps:
         code, out = cross.run(cmd)
-        if code == 0 and NO_DEFAULT in out:
-            # GNU ld has no default H for this target (LoongArch: bfd
-            # patch 4 says why): give it the machine's.
-            code, out = cross.run(cmd + ["-Wl,-z,hugetext-page-size=%#x"
-                                         % t.h])
         if code != 0:
             return "link failed: " + " ".join(out.split())[:300]
     cross.run(["fallocate", "--dig-holes", made])
