@@ -8,9 +8,8 @@ below H) and "code" (a main that calls into CODE MiB of code, default 40;
 the code is not zeros, as real code is not).  Each is linked by the
 build's cross GNU ld and by its ld.lld, three ways:
   plain      no option
-  hugetext   -z hugetext (GNU ld: with -z hugetext-page-size=H, which it
-             has no default for on most of these targets; ld.lld: its
-             own default H)
+  hugetext   -z hugetext, with each linker's own default H (the table's
+             H for every machine with a cross toolchain)
   maxpage    -z max-page-size=H, today's way to get the code segment
              aligned (every segment then is)
 and the files are measured as the linker wrote them: apparent size
@@ -79,11 +78,9 @@ def main():
             if code != 0:
                 sys.exit("file-size.py: compiling %s: %s" % (src, out))
             objs[(src, kind)] = obj
-    linkers = (("GNU ld", t.gnu_ld(),
-                ["-Wl,-z,hugetext", "-Wl,-z,hugetext-page-size=%#x" % h]),
-               ("ld.lld", t.lld(), ["-Wl,-z,hugetext"]))
-    ways = lambda hugetext: (("plain", []), ("hugetext", hugetext),
-                             ("maxpage", ["-Wl,-z,max-page-size=%#x" % h]))
+    linkers = (("GNU ld", t.gnu_ld()), ("ld.lld", t.lld()))
+    ways = (("plain", []), ("hugetext", ["-Wl,-z,hugetext"]),
+            ("maxpage", ["-Wl,-z,max-page-size=%#x" % h]))
     print("# %s (%s), H %d MiB; %s; sizes in KiB" % (
         name, t.triplet, h >> 20, " ".join(t.cc)))
     print("%-12s %-5s %-7s %-9s %12s %12s %s" % (
@@ -93,9 +90,9 @@ def main():
     for prog, srcs in (("hello", ["hello.c"]),
                        ("code-%dMiB" % mib, ["code.c", "code.s"])):
         for kind in ("pie", "exec"):
-            for lname, ld, hugetext in linkers:
+            for lname, ld in linkers:
                 plain = None
-                for way, flags in ways(hugetext):
+                for way, flags in ways:
                     out = os.path.join(work, "%s-%s-%s-%s" % (
                         prog, kind, lname.replace(" ", ""), way))
                     cmd = (t.cc + t.ld_flags(ld, work) + flags +
