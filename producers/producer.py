@@ -332,7 +332,7 @@ def series_names_patches(row):
     path = series_path(row)
     try:
         with open(path) as f:
-            # As toolchain/build-toolchain.sh's series_patches: blanks
+            # As series_patches in toolchain/pipeline/trees.sh: blanks
             # around a line do not count, nor does a comment.
             return any(line.strip() and not line.strip().startswith("#")
                        for line in f)
