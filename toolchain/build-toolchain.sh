@@ -95,8 +95,9 @@ LLD_CC=${HUGETEXT_LLD_CC:-clang-$LLVM_MAJOR}
 # Built components kept for other build folders (pipeline/kept.sh), named
 # by a key that starts with this script's, its parts' and its pins'.
 BUILT=$CACHE/built
+# Comment lines do not count: a comment changes no build.
 SCRIPT_ID=$(cat "$HERE/build-toolchain.sh" "$HERE"/pipeline/*.sh "$HERE/pins" |
-	sha256sum | cut -c1-16)
+	grep -v '^[[:space:]]*#' | sha256sum | cut -c1-16)
 # Where lld's sources and build folder are inside its build root: the
 # same paths for every build folder, so that a kept build can be used
 # from another one (ninja rebuilds what was built with other paths).
@@ -116,9 +117,6 @@ TREES_READY=
 
 # shellcheck source=debian-roots/sid-apt.sh
 . "$REPO/debian-roots/sid-apt.sh"
-
-msg() { printf 'hugetext-toolchain: %s\n' "$*" >&2; }
-die() { msg "error: $*"; exit 1; }
 
 usage() {
 	{

@@ -6,6 +6,10 @@
 # linked into its BIN folder and checked (the tools' versions; "lists":
 # ld --help lists -z hugetext; "default-on": it is the default).
 # Entry: build_binutils.
+# Uses: common.sh (msg, die, step, run_logged, repo_rel, make_dir,
+# check_version), sources.sh (fetch, binutils_pristine_id), trees.sh
+# (prepare_tree, remove_stale_trees), kept.sh (needs_configure),
+# components.sh (component_builds).
 
 binutils_config() {
 	local triplet
@@ -15,32 +19,6 @@ binutils_config() {
 	printf '%s\n' "CC=${CC-} CFLAGS=${CFLAGS-} CPPFLAGS=${CPPFLAGS-}" \
 		"LDFLAGS=${LDFLAGS-}" "--build=$triplet" $BINUTILS_CONFIGURE_FLAGS \
 		"$@"
-}
-
-# configured_with BUILD MARKER CONFIG: whether BUILD holds a configuration
-# (MARKER, a file the configure step leaves, exists) made from CONFIG.
-configured_with() {
-	[ -f "$1/$2" ] && [ "$(cat "$1.configured" 2>/dev/null)" = "$3" ]
-}
-
-# start_configure NAME BUILD: an empty BUILD for a new configuration.
-start_configure() {
-	msg "$1: configuring in $(repo_rel "$2")"
-	rm -rf "$2" "$2.configured" && mkdir -p "$2"
-}
-
-# needs_configure NAME SRC BUILD MARKER CONFIG: set NAME's key for the
-# configuration CONFIG of the working tree SRC; false where BUILD holds
-# that configuration already (configured_with) or the cache's build of
-# that key was unpacked as BUILD; else BUILD is an empty folder for it.
-# (Called as a condition, where errexit is off: each step says how it
-# failed.)
-needs_configure() {
-	BUILT_KEY[$1]=$(built_key "$1" "$5" "$2") ||
-		die "$1: cannot compute the key of its build"
-	! configured_with "$3" "$4" "$5" || return 1
-	! restore_built "$1" "$3" "$5" || return 1
-	start_configure "$1" "$3" || die "$1: cannot make an empty $3"
 }
 
 # configure_binutils NAME SRC BUILD [OPTION...]: configure binutils
@@ -81,7 +59,7 @@ link_tool() {
 # BUILD_DIR/BUILD into DIR.
 install_binutils() {
 	local b=$1 dir=$2
-	mkdir -p "$dir"
+	make_dir "$dir"
 	link_tool "$dir" ld.bfd "$b/ld/ld-new"
 	ln -sfn ld.bfd "$dir/ld"
 	link_tool "$dir" as "$b/gas/as-new"
@@ -96,17 +74,6 @@ install_binutils() {
 	link_tool "$dir" strings "$b/binutils/strings"
 }
 
-# check_version TOOL EXPECTED: the first line of "TOOL --version" (TOOL:
-# a path) starts with EXPECTED.
-check_version() {
-	local got
-	got=$("$1" --version | head -n 1)
-	case $got in
-	"$2"*) msg "$(repo_rel "$1"): $got" ;;
-	*) die "$1 --version says '$got', expected '$2...'" ;;
-	esac
-}
-
 # verify_binutils DIR: the tools in DIR are the pinned snapshot's.
 verify_binutils() {
 	local v=$BINUTILS_VERSION_STRING
@@ -115,33 +82,12 @@ verify_binutils() {
 	check_version "$1/objcopy" "GNU objcopy (GNU Binutils) $v"
 }
 
-# remove_stale_trees PREFIX ID: remove the working trees PREFIX-* made
-# from other pristine trees than ID (an older snapshot or LLVM) and what
-# was built from them.  Their builds go when the
-# working trees of this snapshot are made (prepare_tree).
-remove_stale_trees() {
-	local prefix=$1 id=$2 state
-	for state in "$TC/src/$prefix"-*.state; do
-		[ -d "$state" ] || continue
-		[ "$(cat "$state/pristine" 2>/dev/null)" != "$id" ] || continue
-		msg "removing $(repo_rel "${state%.state}") (other sources)"
-		rm -rf "${state%.state}" "$state"
-	done
-}
-
 # The pristine tree in the cache, once per run.
 fetch_binutils_once() {
 	! $BINUTILS_FETCHED || return 0
 	step "binutils: fetch" fetch binutils
 	remove_stale_trees binutils "$(binutils_pristine_id)"
 	BINUTILS_FETCHED=true
-}
-
-# component_builds TOOL SOURCES: the build folders of the components
-# built from TOOL's working tree of SOURCES (patched or vanilla).
-component_builds() {
-	awk -v t="$1" -v s="$2" -v tc="$TC" '$2 == t && $3 == s {
-		print tc "/" $1 }' <<<"$COMPONENT_LINES"
 }
 
 # prepare_binutils_tree SOURCES SRC: the binutils working tree in SRC,
@@ -165,11 +111,14 @@ prepare_binutils_tree() {
 	TREES_READY="$TREES_READY binutils-$sources"
 }
 
-# link_cross_ld NAME TRIPLET DIR: DIR/TRIPLET-ld, the ld of the cross
-# binutils NAME.
-link_cross_ld() {
-	mkdir -p "$3"
+# link_cross_tools NAME TRIPLET DIR: DIR/TRIPLET-ld, -as and -objdump,
+# the tools of the cross binutils NAME that the tests of foreign
+# programs use (testsuite/cross).
+link_cross_tools() {
+	make_dir "$3"
 	link_tool "$3" "$2-ld" "toolchain/$1/ld/ld-new"
+	link_tool "$3" "$2-as" "toolchain/$1/gas/as-new"
+	link_tool "$3" "$2-objdump" "toolchain/$1/binutils/objdump"
 }
 
 # build_binutils NAME SOURCES DIR TRIPLET [OPTION...]: configure and make
@@ -177,7 +126,7 @@ link_cross_ld() {
 # OPTIONs, and link its tools into DIR: all of them, or for a cross
 # binutils (TRIPLET not "-", each with the target's own max page size and
 # separate-code default, whose ld testsuite runs the -z hugetext tests
-# there too) its ld as DIR/TRIPLET-ld.
+# there too) its ld, as and objdump as DIR/TRIPLET-ld and so on.
 build_binutils() {
 	local name=$1 sources=$2 dir=$3 triplet=$4 src=$TC/src/$BINUTILS_TREE
 	local v="GNU ld (GNU Binutils) $BINUTILS_VERSION_STRING"
@@ -190,27 +139,9 @@ build_binutils() {
 		step "$name: install" install_binutils "toolchain/$name" "$dir"
 		step "$name: verify" verify_binutils "$dir"
 	else
-		step "$name: install" link_cross_ld "$name" "$triplet" "$dir"
+		step "$name: install" link_cross_tools "$name" "$triplet" "$dir"
 		step "$name: verify" check_version "$dir/$triplet-ld" "$v"
 	fi
-}
-
-# component_ld TOOL DIR TRIPLET: the linker a component of TOOL linked
-# into DIR.
-component_ld() {
-	case $1 in
-	lld) printf '%s\n' "$2/ld.lld" ;;
-	*) [ "$3" = - ] && printf '%s\n' "$2/ld.bfd" ||
-		printf '%s\n' "$2/$3-ld" ;;
-	esac
-}
-
-# verify_lists LD: "LD --help" lists -z hugetext.
-verify_lists() {
-	# Not "grep -q": it stops reading, and with pipefail ld's SIGPIPE
-	# would fail the check now and then.
-	"$1" --help | grep -- '-z hugetext ' >/dev/null ||
-		die "$1 --help does not list -z hugetext"
 }
 
 # verify_default_on_binutils LD: "LD --help" marks -z hugetext as the default,

@@ -5,6 +5,8 @@
 # (LLVM_ROOT_VERSION) and what the build needs, named by its packages'
 # versions and kept until they change.  Entry: fetch_buildroot (through
 # fetch in sources.sh), buildroot_dir.
+# Uses: common.sh (msg, die, run_logged), sources.sh (pristine_ok,
+# llvm_version_gone, words_after).
 
 # The build root is made (mmdebstrap), and used (mount, chroot), as root.
 need_root() {

@@ -1,10 +1,15 @@
 # shellcheck shell=bash
 # Part of toolchain/build-toolchain.sh, which sources it after its settings.
-# The helpers every part of the pipeline uses: messages of a timed step
-# (step, and the timings printed on exit), a command whose output goes to
-# a log (run_logged), paths relative to the repository (repo_rel) and git
-# in a working tree (tree_git).  Reads REPO, VERBOSE, TIMINGS and
+# The helpers every part of the pipeline uses: messages (msg, die), a
+# timed step (step, and the timings printed on exit), a command whose
+# output goes to a log (run_logged), paths relative to the repository
+# (repo_rel), git in a working tree (tree_git), a folder made where a
+# stale link may stand (make_dir) and a tool's version (check_version).  Reads REPO, VERBOSE, TIMINGS and
 # CURRENT_STEP.
+# Uses: nothing of the other parts.
+
+msg() { printf 'hugetext-toolchain: %s\n' "$*" >&2; }
+die() { msg "error: $*"; exit 1; }
 
 now() { date +%s.%N; }
 
@@ -77,4 +82,24 @@ tree_git() {
 	shift
 	(cd "$dir" && env -u GIT_DIR -u GIT_WORK_TREE -u GIT_INDEX_FILE \
 		GIT_CEILING_DIRECTORIES="$(dirname "$dir")" git "$@")
+}
+
+# make_dir DIR: mkdir -p DIR, where a link to nowhere may stand in its
+# place (a build folder copied from another one whose folders are gone).
+make_dir() {
+	if [ -L "$1" ] && [ ! -e "$1" ]; then
+		rm -f "$1"
+	fi
+	mkdir -p "$1"
+}
+
+# check_version TOOL EXPECTED: the first line of "TOOL --version" (TOOL:
+# a path) starts with EXPECTED.
+check_version() {
+	local got
+	got=$("$1" --version | head -n 1)
+	case $got in
+	"$2"*) msg "$(repo_rel "$1"): $got" ;;
+	*) die "$1 --version says '$got', expected '$2...'" ;;
+	esac
 }

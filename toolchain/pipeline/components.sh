@@ -3,7 +3,11 @@
 # The table of components, toolchain/components: read and checked whole
 # before anything is fetched (read_components), a line per component
 # with "@" lines made once per cross target (toolchain/cross-targets);
-# build_component NAME builds one with its tool's part.
+# build_component NAME builds one with its tool's part; component_builds
+# and component_ld name a component's build folders and linker, and
+# verify_lists checks that its ld lists -z hugetext.
+# Uses: common.sh (die, step, repo_rel), kept.sh (keep_built), and the
+# build_TOOL and verify_default_on_TOOL of binutils.sh and lld.sh.
 
 # read_components: COMPONENT_LINES, the lines of toolchain/components with
 # each "@" line repeated for every cross target: NAME TOOL SOURCES
@@ -78,4 +82,29 @@ build_component() {
 	default-on) step "$name: default" "verify_default_on_$tool" "$ld" ;;
 	esac
 	step "$name: keep" keep_built "$name"
+}
+
+# component_builds TOOL SOURCES: the build folders of the components
+# built from TOOL's working tree of SOURCES (patched or vanilla).
+component_builds() {
+	awk -v t="$1" -v s="$2" -v tc="$TC" '$2 == t && $3 == s {
+		print tc "/" $1 }' <<<"$COMPONENT_LINES"
+}
+
+# component_ld TOOL DIR TRIPLET: the linker a component of TOOL linked
+# into DIR.
+component_ld() {
+	case $1 in
+	lld) printf '%s\n' "$2/ld.lld" ;;
+	*) [ "$3" = - ] && printf '%s\n' "$2/ld.bfd" ||
+		printf '%s\n' "$2/$3-ld" ;;
+	esac
+}
+
+# verify_lists LD: "LD --help" lists -z hugetext.
+verify_lists() {
+	# Not "grep -q": it stops reading, and with pipefail ld's SIGPIPE
+	# would fail the check now and then.
+	"$1" --help | grep -- '-z hugetext ' >/dev/null ||
+		die "$1 --help does not list -z hugetext"
 }

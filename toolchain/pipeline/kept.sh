@@ -5,8 +5,10 @@
 # everything that went into it (its configuration, its sources and
 # series, the host's compiler, this pipeline's scripts and pins: the
 # SCRIPT_ID of build-toolchain.sh), unpacked with its paths rewritten for
-# the build folder that takes it.  Entry: built_key, restore_built,
-# keep_built.
+# the build folder that takes it; and whether a component's build folder
+# must be configured anew (needs_configure).  Entry: built_key,
+# restore_built, keep_built, needs_configure.
+# Uses: common.sh (msg, die, repo_rel), trees.sh (tree_id).
 
 # A component's build folder (TC/NAME) is kept in the cache, as
 # BUILT/NAME-KEY.tar.zst, once it is built and verified; KEY is the hash
@@ -98,4 +100,30 @@ keep_built() {
 		esac
 	done
 	msg "$name: its build is kept in $(basename "$tar")"
+}
+
+# configured_with BUILD MARKER CONFIG: whether BUILD holds a configuration
+# (MARKER, a file the configure step leaves, exists) made from CONFIG.
+configured_with() {
+	[ -f "$1/$2" ] && [ "$(cat "$1.configured" 2>/dev/null)" = "$3" ]
+}
+
+# start_configure NAME BUILD: an empty BUILD for a new configuration.
+start_configure() {
+	msg "$1: configuring in $(repo_rel "$2")"
+	rm -rf "$2" "$2.configured" && mkdir -p "$2"
+}
+
+# needs_configure NAME SRC BUILD MARKER CONFIG: set NAME's key for the
+# configuration CONFIG of the working tree SRC; false where BUILD holds
+# that configuration already (configured_with) or the cache's build of
+# that key was unpacked as BUILD; else BUILD is an empty folder for it.
+# (Called as a condition, where errexit is off: each step says how it
+# failed.)
+needs_configure() {
+	BUILT_KEY[$1]=$(built_key "$1" "$5" "$2") ||
+		die "$1: cannot compute the key of its build"
+	! configured_with "$3" "$4" "$5" || return 1
+	! restore_built "$1" "$3" "$5" || return 1
+	start_configure "$1" "$3" || die "$1: cannot make an empty $3"
 }

@@ -5,6 +5,10 @@
 # ninja inside the root (as the same paths for every build folder, so
 # that a kept build serves any of them), installed into BIN and checked
 # (its version, that gcc links with it, "default-on").  Entry: build_lld.
+# Uses: common.sh (msg, die, step, run_logged, repo_rel, make_dir,
+# check_version), sources.sh (fetch, llvm_pristine_id), buildroot.sh
+# (buildroot_dir), trees.sh (prepare_tree, remove_stale_trees), kept.sh
+# (needs_configure), components.sh (component_builds).
 
 # Paths that go into the generated scripts: no quoting needed.
 check_script_path() {
@@ -135,7 +139,7 @@ install_lld() {
 	[ -x "$build/bin/lld" ] || die "$build/bin/lld was not built"
 	check_script_path "$build"
 	check_script_path "$root"
-	mkdir -p "$dir"
+	make_dir "$dir"
 	rm -f "$dir/lld"
 	write_script "$dir/ld.lld" '#!/bin/sh' \
 		"# Made by toolchain/build-toolchain.sh: ld.lld $LLVM_VERSION, built" \

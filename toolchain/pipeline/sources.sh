@@ -6,6 +6,7 @@
 # (sid's llvm-toolchain orig tarball, only LLVM_PARTS of it).  A pin that
 # sid no longer serves stops the build with what sid offers now.  Entry:
 # fetch SOURCE (binutils, llvm, buildroot), under the cache's lock.
+# Uses: common.sh (msg, die, now, repo_rel).
 
 # What a pristine tree is made from.  When this changes, the tree in the
 # cache is extracted again, and the working tree and build start afresh.

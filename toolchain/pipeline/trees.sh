@@ -6,7 +6,9 @@
 # series, each file the old or the new series touches goes back to its
 # pristine copy and the new series is applied, the files it leaves as
 # they were keeping their times, so that make and ninja rebuild only what
-# the change affects.  Entry: prepare_tree, tree_id, series_hash.
+# the change affects.  Entry: prepare_tree, tree_id, series_hash,
+# remove_stale_trees.
+# Uses: common.sh (msg, die, repo_rel, tree_git).
 
 # Print the absolute paths of the patches SERIES lists, in order.
 # shellcheck disable=SC2094 # repo_rel only prints the name
@@ -206,4 +208,18 @@ prepare_tree() {
 # and applied series), for the key of what is built from it.
 tree_id() {
 	cat "$1.state/pristine" "$1.state/series"
+}
+
+# remove_stale_trees PREFIX ID: remove the working trees PREFIX-* made
+# from other pristine trees than ID (an older snapshot or LLVM) and what
+# was built from them.  Their builds go when the
+# working trees of this snapshot are made (prepare_tree).
+remove_stale_trees() {
+	local prefix=$1 id=$2 state
+	for state in "$TC/src/$prefix"-*.state; do
+		[ -d "$state" ] || continue
+		[ "$(cat "$state/pristine" 2>/dev/null)" != "$id" ] || continue
+		msg "removing $(repo_rel "${state%.state}") (other sources)"
+		rm -rf "${state%.state}" "$state"
+	done
 }
