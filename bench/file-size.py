@@ -16,15 +16,22 @@ and the files are measured as the linker wrote them: apparent size
 (st_size) and size on disk (st_blocks).  A hello linked with -z hugetext
 is compared byte for byte with the plain link.
 
-Usage: bench/file-size.py BUILD_DIR MACHINE [CODE_MIB]
+Usage: bench/file-size.py [--debs DIR] BUILD_DIR MACHINE [CODE_MIB]
   MACHINE: a name of lib/machines.def whose triplet has an HT_CROSS line
   (loongarch64, riscv64, ppc64, s390x, aarch64)
+  --debs DIR: also package each linker's outputs of each way as a .deb,
+  DIR/WAY-LINKER/hugetext-size-probe_1_all.deb (the four programs in
+  /usr/lib/hugetext-size-probe; "all", so that this machine's dpkg
+  installs it: the files are what counts), for bench/installed-size.sh
+  (plain against hugetext, plain against maxpage)
 Prints one line per program, kind, linker and way; exit status 1 if a
 link failed.
 """
 
 import filecmp
 import os
+import shutil
+import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -44,12 +51,49 @@ def code_s(mib):
             "\t.skip %#x, 0x5a\n\t.size bigfn, .-bigfn\n" % (mib << 20))
 
 
+DEB = "hugetext-size-probe"
+CONTROL = """Package: %s
+Version: 1
+Architecture: all
+Maintainer: hugetext <hugetext@localhost>
+Description: programs of bench/file-size.py, linked one way
+""" % DEB
+
+
+def make_deb(outdir, files):
+    """OUTDIR/DEB_1_all.deb holding FILES (NAME, PATH) in /usr/lib/DEB:
+    the same names for every way, so that two ways' packages hold the
+    same paths."""
+    tree = os.path.join(outdir, "tree")
+    shutil.rmtree(tree, ignore_errors=True)
+    os.makedirs(os.path.join(tree, "DEBIAN"))
+    dest = os.path.join(tree, "usr", "lib", DEB)
+    os.makedirs(dest)
+    with open(os.path.join(tree, "DEBIAN", "control"), "w") as f:
+        f.write(CONTROL)
+    for fname, path in files:
+        # A copy as cp makes it, keeping the holes: what dpkg-deb packs
+        # is the contents either way.
+        subprocess.run(["cp", "--sparse=always", path,
+                        os.path.join(dest, fname)], check=True)
+    subprocess.run(["dpkg-deb", "--root-owner-group", "-Zgzip", "-z1", "-b",
+                    tree, os.path.join(outdir, "%s_1_all.deb" % DEB)],
+                   check=True, stdout=subprocess.DEVNULL)
+    shutil.rmtree(tree)
+
+
 def main():
-    if len(sys.argv) not in (3, 4):
-        sys.exit("usage: bench/file-size.py BUILD_DIR MACHINE [CODE_MIB]")
-    build = os.path.abspath(sys.argv[1])
-    name = sys.argv[2]
-    mib = int(sys.argv[3]) if len(sys.argv) == 4 else 40
+    args = sys.argv[1:]
+    debs = None
+    if args[:1] == ["--debs"] and len(args) > 1:
+        debs = os.path.abspath(args[1])
+        args = args[2:]
+    if len(args) not in (2, 3):
+        sys.exit("usage: bench/file-size.py [--debs DIR] BUILD_DIR MACHINE "
+                 "[CODE_MIB]")
+    build = os.path.abspath(args[0])
+    name = args[1]
+    mib = int(args[2]) if len(args) == 3 else 40
     machine = [m for m in machines.machines() if m["name"] == name]
     if not machine:
         sys.exit("file-size.py: %s: no such machine in lib/machines.def"
@@ -87,6 +131,7 @@ def main():
         "program", "kind", "linker", "way", "apparent", "on disk",
         "vs plain"))
     failed = False
+    made = {}
     for prog, srcs in (("hello", ["hello.c"]),
                        ("code-%dMiB" % mib, ["code.c", "code.s"])):
         for kind in ("pie", "exec"):
@@ -104,6 +149,8 @@ def main():
                             prog, kind, lname, way, " ".join(msg.split())))
                         failed = True
                         continue
+                    made.setdefault((way, lname), []).append(
+                        ("%s-%s" % (prog, kind), out))
                     st = os.stat(out)
                     note = ""
                     if way == "plain":
@@ -119,6 +166,12 @@ def main():
                         prog, kind, lname, way, st.st_size >> 10,
                         st.st_blocks // 2, note))
                     sys.stdout.flush()
+    if debs is not None and not failed:
+        for (way, lname), files in sorted(made.items()):
+            d = os.path.join(debs, "%s-%s" % (way, lname.replace(" ", "")))
+            os.makedirs(d, exist_ok=True)
+            make_deb(d, files)
+            print("# %s: %s" % (d, ", ".join(f for f, _ in files)))
     return 1 if failed else 0
 
 

@@ -58,6 +58,14 @@ class Toolchain:
         """The build's cross GNU ld for this target."""
         return os.path.join(self.build, "bin", self.triplet + "-ld")
 
+    def gnu_as(self):
+        """The build's cross GNU as for this target."""
+        return os.path.join(self.build, "bin", self.triplet + "-as")
+
+    def gnu_objdump(self):
+        """The build's cross objdump for this target."""
+        return os.path.join(self.build, "bin", self.triplet + "-objdump")
+
     def lld(self):
         return os.path.join(self.build, "bin", "ld.lld")
 

@@ -11,6 +11,14 @@ than PowerPC64's direct branch range (32 MiB), so that the calls across
 it need long-branch stubs there.  The zeros of the code are made holes
 after each link (fallocate --dig-holes).
 
+Where testsuite/cross/asm/TRIPLET/ exists (LoongArch: clang emits no
+R_LARCH_RELAX, so its C objects are never relaxed), the same program is
+also built from that folder's main.s, big.s and far.s, assembled by the
+build's cross gas (BUILD/bin/TRIPLET-as), which marks them for
+relaxation, and each of those cases ("... KIND relaxed") checks with
+BUILD/bin/TRIPLET-objdump what the folder's "relaxed" file says the
+linker must have relaxed, besides the check and the run.
+
 Producers:
   bfd     the build's cross GNU ld (BUILD/bin/TRIPLET-ld), -z hugetext
           with its own default H; the non-PIE executables with
@@ -24,8 +32,8 @@ Producers:
           build's hugetext.so, where Debian 12 has that ld
 
 Usage: testsuite/cross/run-cross.py BUILD_DIR
-Prints a line per case, "PASS: cross: TRIPLET PRODUCER KIND", FAIL or
-UNSUPPORTED with the reason; exit status 1 if a case failed.
+Prints a line per case, "PASS: cross: TRIPLET PRODUCER KIND[ relaxed]",
+FAIL or UNSUPPORTED with the reason; exit status 1 if a case failed.
 """
 
 import os
@@ -41,6 +49,7 @@ import producer as producer_table  # noqa: E402  (the output kinds' flags)
 
 CODE = 0x2100000
 KINDS = producer_table.KINDS
+ASM = os.path.join(HERE, "asm")
 
 MAIN_C = r"""
 #include <stdio.h>
@@ -96,11 +105,13 @@ def producers(t, work):
     return out
 
 
-def case(t, work, producer, flags, kind):
-    """Link, check and run one case; None or the reason it failed."""
-    d = os.path.join(work, producer, kind)
+def case(t, work, objset, producer, flags, kind):
+    """Link, check and run one case with the objects of OBJSET ("obj",
+    compiled from C, or "asm", assembled by gas); None or the reason it
+    failed."""
+    d = os.path.join(work, objset, producer, kind)
     os.makedirs(d, exist_ok=True)
-    o = os.path.join(work, "obj")
+    o = os.path.join(work, objset)
     cc = t.cc
     kind_flags = producer_table.KIND_FLAGS
     if kind == "shared":
@@ -132,11 +143,64 @@ def case(t, work, producer, flags, kind):
     code, out = cross.run([t.qemu, "-L", t.libc, "./prog"], cwd=d)
     if code != 0 or out.strip() != "ok":
         return "under %s: exit %d, %r" % (t.qemu, code, out.strip()[:200])
+    if objset == "asm":
+        return check_relaxed(t, made)
+    return None
+
+
+def relaxed_checks(triplet):
+    """The (function, mnemonic, present) lines of asm/TRIPLET/relaxed."""
+    out = []
+    with open(os.path.join(ASM, triplet, "relaxed")) as f:
+        for line in f:
+            words = line.split("#", 1)[0].split()
+            if not words:
+                continue
+            if len(words) != 2:
+                sys.exit("run-cross.py: asm/%s/relaxed: bad line %r"
+                         % (triplet, line.strip()))
+            fn, insn = words
+            out.append((fn, insn.lstrip("!"), not insn.startswith("!")))
+    return out
+
+
+def mnemonics(t, made, fn):
+    """The mnemonics of FN's code in MADE (TRIPLET-objdump); None if MADE
+    does not define FN."""
+    code, out = cross.run([t.gnu_objdump(), "-d", "--no-show-raw-insn",
+                           "--disassemble=" + fn, made])
+    if code != 0:
+        sys.exit("run-cross.py: %s failed on %s: %s"
+                 % (t.gnu_objdump(), made, out.strip()[:200]))
+    if "<%s>:" % fn not in out:
+        return None
+    return [line.split("\t")[1].strip() for line in out.splitlines()
+            if line.startswith(" ") and line.count("\t") >= 1
+            and ":" in line.split("\t")[0]]
+
+
+def check_relaxed(t, made):
+    """None, or which line of asm/TRIPLET/relaxed MADE breaks."""
+    checked = 0
+    for fn, insn, present in relaxed_checks(t.triplet):
+        got = mnemonics(t, made, fn)
+        if got is None:
+            continue
+        checked += 1
+        if (insn in got) != present:
+            return "%s: %s %s (relaxation: %s)" % (
+                os.path.basename(made), fn,
+                "has no " + insn if present else "still has " + insn,
+                " ".join(got))
+    if checked == 0:
+        return "%s defines none of the functions of asm/%s/relaxed" % (
+            os.path.basename(made), t.triplet)
     return None
 
 
 def compile_objects(t, work):
-    """The objects, or the reason they could not be made."""
+    """The objects compiled from C, or the reason they could not be
+    made."""
     o = os.path.join(work, "obj")
     os.makedirs(o, exist_ok=True)
     for name, text in (("main.c", MAIN_C), ("big.c", BIG_C),
@@ -157,6 +221,33 @@ def compile_objects(t, work):
     return None
 
 
+def assemble_objects(t, work):
+    """The objects of asm/TRIPLET, assembled by the build's cross gas with
+    its default, relaxation, under the C objects' names; or the reason
+    they could not be made."""
+    o = os.path.join(work, "asm")
+    os.makedirs(o, exist_ok=True)
+    gas = t.gnu_as()
+    if not os.path.exists(gas):
+        return "no %s (toolchain/cross-targets)" % gas
+    with open(os.path.join(o, "pad.s"), "w") as f:
+        f.write(PAD_S)
+    srcs = [os.path.join(ASM, t.triplet, n) for n in ("main.s", "big.s",
+                                                     "far.s")]
+    srcs.append(os.path.join(o, "pad.s"))
+    for src in srcs:
+        base = os.path.basename(src)[:-2]
+        obj = os.path.join(o, base + ".o")
+        code, out = cross.run([gas, src, "-o", obj])
+        if code != 0:
+            return "assembling %s failed: %s" % (src, " ".join(out.split()))
+        # The C cases' names: gas's code is the same for every kind.
+        if base != "pad":
+            for alias in (base + "-pie.o", base + "-pic.o"):
+                shutil.copyfile(obj, os.path.join(o, alias))
+    return None
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: testsuite/cross/run-cross.py BUILD_DIR")
@@ -169,34 +260,47 @@ def main():
         why = t.why_not
         if why is None and shutil.which(t.qemu) is None:
             why = "no %s (qemu-user-static)" % t.qemu
-        if why is None:
-            err = compile_objects(t, work)
-            if err is not None:
-                print("FAIL: cross: %s: %s" % (t.triplet, err))
-                failed = True
-                continue
-        for producer, flags in producers(t, work):
-            for kind in KINDS:
-                name = "cross: %s %s %s" % (t.triplet, producer, kind)
-                if why is not None:
-                    print("UNSUPPORTED: %s: %s" % (name, why))
-                    continue
-                if isinstance(flags, str):
-                    print("UNSUPPORTED: %s: %s" % (name, flags))
-                    continue
-                if kind == "static-pie" and not t.has_static_pie():
-                    print("UNSUPPORTED: %s: the C library has no rcrt1.o"
-                          % name)
-                    continue
-                err = case(t, work, producer, flags, kind)
-                if err is None:
-                    print("PASS: " + name)
-                else:
-                    print("FAIL: %s: %s" % (name, err))
+        objsets = [("obj", "", compile_objects)]
+        if os.path.isdir(os.path.join(ASM, t.triplet)):
+            objsets.append(("asm", " relaxed", assemble_objects))
+        for objset, suffix, make in objsets:
+            if why is None:
+                err = make(t, work)
+                if err is not None:
+                    print("FAIL: cross: %s%s: %s" % (t.triplet, suffix, err))
                     failed = True
-                sys.stdout.flush()
+                    continue
+            failed |= run_cases(t, work, why, objset, suffix)
         shutil.rmtree(work, ignore_errors=True)
     return 1 if failed else 0
+
+
+def run_cases(t, work, why, objset, suffix):
+    """Each producer's each kind with the objects of OBJSET; whether one
+    failed."""
+    failed = False
+    for producer, flags in producers(t, work):
+        for kind in KINDS:
+            name = "cross: %s %s %s%s" % (t.triplet, producer, kind,
+                                          suffix)
+            if why is not None:
+                print("UNSUPPORTED: %s: %s" % (name, why))
+                continue
+            if isinstance(flags, str):
+                print("UNSUPPORTED: %s: %s" % (name, flags))
+                continue
+            if kind == "static-pie" and not t.has_static_pie():
+                print("UNSUPPORTED: %s: the C library has no rcrt1.o"
+                      % name)
+                continue
+            err = case(t, work, objset, producer, flags, kind)
+            if err is None:
+                print("PASS: " + name)
+            else:
+                print("FAIL: %s: %s" % (name, err))
+                failed = True
+            sys.stdout.flush()
+    return failed
 
 
 if __name__ == "__main__":
