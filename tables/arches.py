@@ -32,7 +32,10 @@ TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
 ARCH_COLUMNS = ("name", "e_machine", "cc", "build", "qemu", "machine",
                 "console", "boot_s", "memory", "busybox", "libs", "guest_libs",
                 "loader", "guest_loader", "body", "kernel")
-TREE_COLUMNS = ("name", "arch", "page", "cases", "kinds", "code")
+TREE_COLUMNS = ("name", "arch", "page", "cases", "kinds", "code",
+                "methods")
+# The methods a tree's METHODS may list besides "all" and "-".
+TREE_METHODS = ("helper", "audit", "khugepaged")
 
 
 class Bad(Exception):
@@ -63,6 +66,11 @@ def load(path=TABLE):
                     len(row["kernel"].split(" ")) != 2:
                 raise Bad(where + "KERNEL is '-' or 'ARCH IMAGE' (one "
                           "blank between)")
+            if kind == "tree" and row["methods"] not in ("all", "-") and \
+                    not set(row["methods"].split(",")) <= set(TREE_METHODS):
+                raise Bad(where + "METHODS is 'all', '-' or some of %s, "
+                          "comma-separated, not %r" %
+                          (",".join(TREE_METHODS), row["methods"]))
             table = arches if kind == "arch" else trees
             if row["name"] in table:
                 raise Bad(where + "%s %s twice" % (kind, row["name"]))

@@ -95,7 +95,10 @@ big_text() {
 # of toolchain/pins) for TRIPLET with the sysroot toolchain/cross-sysroot
 # makes (DIR/sysroot links to it: make-images.sh takes the guest's C
 # library from there), through the script DIR/cc, which links with the
-# host's ld.lld unless the producer's flags say otherwise.
+# host's ld.lld unless the producer's flags say otherwise; with
+# -fuse-ld=bfd and no -B folder (the producer plain: Debian 12 has no
+# ld.bfd for TRIPLET) it finds DIR/cross/TRIPLET-ld.bfd in its PATH, the
+# build's cross GNU ld.
 cross_build() {
 	log=$1/build.log
 	mkdir -p "$1"
@@ -108,8 +111,10 @@ cross_build() {
 		cc=$1/cc
 		clang=$(python3 "$top/tables/pins.py" host-clang) ||
 			die "tables/pins.py gives no host clang"
-		printf '#!/bin/sh\nexec %s --target=%s --sysroot=%s -fuse-ld=lld -Wno-unused-command-line-argument "$@"\n' \
-			"$clang" "$triplet" "$sysroot" >"$cc.new"
+		mkdir -p "$1/cross"
+		ln -sfn "$build/bin/$triplet-ld" "$1/cross/$triplet-ld.bfd"
+		printf '#!/bin/sh\nPATH=%s:$PATH exec %s --target=%s --sysroot=%s -fuse-ld=lld -Wno-unused-command-line-argument "$@"\n' \
+			"$1/cross" "$clang" "$triplet" "$sysroot" >"$cc.new"
 		chmod +x "$cc.new"
 		mv "$cc.new" "$cc" ;;
 	*)

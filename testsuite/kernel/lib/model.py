@@ -441,6 +441,13 @@ def tree_arch(k):
     return arches.tree_of(k["arch"], k["page"])
 
 
+def methods(k):
+    """K's case tree's METHODS (testsuite/kernel/arches): "all", or the
+    list of helper, audit and khugepaged it gets in THP "always"."""
+    m = arches.load()[1][tree_arch(k)]["methods"]
+    return m if m == "all" else [x for x in m.split(",") if x != "-"]
+
+
 def takes(k, kind):
     """K's case tree has programs of KIND (its KINDS in
     testsuite/kernel/arches; dlopen loads the shared kind's library)."""
@@ -450,18 +457,28 @@ def takes(k, kind):
 
 
 def cells_big_page(k):
-    """A kernel whose base page is not 4 KiB (arm64 with 16 KiB pages: H
-    32 MiB): THP always; the producers of its own case tree, the kinds
-    the tree takes (pie and static); exec, and hugetext warm on the hugetext producers'
-    programs.  No startup helper, no other loader."""
+    """A kernel whose case tree's METHODS is not "all" (the trees of
+    16 and 64 KiB pages): THP always; the producers of its own case
+    tree, the kinds the tree takes; exec, and hugetext warm on the
+    hugetext producers' programs; and where METHODS lists them, the
+    startup helper (the producer that links it in) and the audit module
+    on the hugetext producers' dynamic kinds.  No other loader."""
     arch = ("--arch", tree_arch(k))
     by_method = {"exec": producers(*arch, "--lacks", "extra"),
                  "warm": producers(*arch, "--hugetext", "--lacks", "extra",
                                    "--lacks", "post")}
-    return [("always", fs, p, kind, method)
-            for fs in FILESYSTEMS for method in ("exec", "warm")
-            for p in by_method[method] for kind in producer_kinds(p)
-            if takes(k, kind)]
+    if "helper" in methods(k):
+        by_method["helper"] = producers(*arch, "--has", "extra")
+    out = [("always", fs, p, kind, method)
+           for fs in FILESYSTEMS for method in ("exec", "warm", "helper")
+           for p in by_method.get(method, [])
+           for kind in kinds(p, method, "always")]
+    if "audit" in methods(k):
+        out += [("always", fs, p, kind, "audit")
+                for fs in FILESYSTEMS for p in by_method["warm"]
+                for kind in kinds(p, "audit", "always")
+                if kind in ("pie", "shared", "dlopen")]
+    return [c for c in out if takes(k, c[3])]
 
 
 def cells(k):
@@ -472,7 +489,7 @@ def cells(k):
     in); readahead of a typical disk; the other loaders; the audit
     module.  "never" last: going from it to another mode starts
     khugepaged's thread again, which scans at once (init.sh)."""
-    if k["page"] != "4k":
+    if methods(k) != "all":
         return cells_big_page(k)
     arch = ("--arch", k["arch"])
     by_method = {"exec": producers(*arch, "--lacks", "extra"),
@@ -514,12 +531,13 @@ def khugepaged_cells(k):
     library of the producers in "khugepaged" (plain and the hugetext
     linkers), each probe left running with
     khugepaged's boot settings and measured at KHUGEPAGED_AT, on every
-    kernel with 4 KiB pages."""
-    if k["page"] != "4k":
+    kernel whose case tree's METHODS is "all" or lists khugepaged."""
+    if methods(k) != "all" and "khugepaged" not in methods(k):
         return []
     return [("always", fs, p, kind, "khugepaged")
             for fs in DISKS
-            for p in _producer("list", "--in", "khugepaged").split()
+            for p in _producer("list", "--in", "khugepaged", "--arch",
+                               tree_arch(k)).split()
             for kind in ("pie", "shared", "dlopen") if takes(k, kind)]
 
 
