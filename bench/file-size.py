@@ -20,10 +20,12 @@ Usage: bench/file-size.py [--debs DIR] BUILD_DIR MACHINE [CODE_MIB]
   MACHINE: a name of lib/machines.def whose triplet has an HT_CROSS line
   (loongarch64, riscv64, ppc64, s390x, aarch64)
   --debs DIR: also package each linker's outputs of each way as a .deb,
-  DIR/WAY-LINKER/hugetext-size-probe_1_all.deb (the four programs in
+  DIR/WAY-LINKER/hugetext-size-probe_1_all.deb, WAY one of plain,
+  hugetext, maxpage and LINKER GNUld or ld.lld (the four programs in
   /usr/lib/hugetext-size-probe; "all", so that this machine's dpkg
   installs it: the files are what counts), for bench/installed-size.sh
-  (plain against hugetext, plain against maxpage)
+  (DIR/plain-GNUld against DIR/hugetext-GNUld, and so on); where a link
+  fails, no .deb is made and those of an earlier run are removed
 Prints one line per program, kind, linker and way; exit status 1 if a
 link failed.
 """
@@ -83,16 +85,25 @@ def make_deb(outdir, files):
 
 
 def main():
+    usage = ("usage: bench/file-size.py [--debs DIR] BUILD_DIR MACHINE "
+             "[CODE_MIB]")
     args = sys.argv[1:]
     debs = None
-    if args[:1] == ["--debs"] and len(args) > 1:
+    if args[:1] == ["--debs"]:
+        if len(args) < 2:
+            sys.exit("file-size.py: --debs wants a folder\n" + usage)
         debs = os.path.abspath(args[1])
         args = args[2:]
-    if len(args) not in (2, 3):
-        sys.exit("usage: bench/file-size.py [--debs DIR] BUILD_DIR MACHINE "
-                 "[CODE_MIB]")
+    elif args[:1] and args[0].startswith("--debs="):
+        debs = os.path.abspath(args[0][len("--debs="):])
+        args = args[1:]
+    if len(args) not in (2, 3) or any(a.startswith("-") for a in args):
+        sys.exit(usage)
     build = os.path.abspath(args[0])
     name = args[1]
+    if len(args) == 3 and not args[2].isdigit():
+        sys.exit("file-size.py: CODE_MIB is a whole number of MiB, not %r"
+                 % args[2])
     mib = int(args[2]) if len(args) == 3 else 40
     machine = [m for m in machines.machines() if m["name"] == name]
     if not machine:
@@ -166,7 +177,14 @@ def main():
                         prog, kind, lname, way, st.st_size >> 10,
                         st.st_blocks // 2, note))
                     sys.stdout.flush()
-    if debs is not None and not failed:
+    if debs is not None and failed:
+        for way, _ in ways:
+            for lname, _ in linkers:
+                shutil.rmtree(os.path.join(debs, "%s-%s" % (
+                    way, lname.replace(" ", ""))), ignore_errors=True)
+        print("file-size.py: a link failed: no .deb made in %s" % debs,
+              file=sys.stderr)
+    elif debs is not None:
         for (way, lname), files in sorted(made.items()):
             d = os.path.join(debs, "%s-%s" % (way, lname.replace(" ", "")))
             os.makedirs(d, exist_ok=True)

@@ -144,23 +144,29 @@ def case(t, work, objset, producer, flags, kind):
     if code != 0 or out.strip() != "ok":
         return "under %s: exit %d, %r" % (t.qemu, code, out.strip()[:200])
     if objset == "asm":
-        return check_relaxed(t, made)
+        files = [made] + ([os.path.join(d, "prog")] if kind == "shared"
+                          else [])
+        return check_relaxed(t, files, relaxed_checks(t.triplet))
     return None
 
 
 def relaxed_checks(triplet):
-    """The (function, mnemonic, present) lines of asm/TRIPLET/relaxed."""
+    """The (function, mnemonic, present) lines of asm/TRIPLET/relaxed;
+    ValueError for a line that is not one."""
     out = []
-    with open(os.path.join(ASM, triplet, "relaxed")) as f:
-        for line in f:
+    path = os.path.join(ASM, triplet, "relaxed")
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
             words = line.split("#", 1)[0].split()
             if not words:
                 continue
-            if len(words) != 2:
-                sys.exit("run-cross.py: asm/%s/relaxed: bad line %r"
-                         % (triplet, line.strip()))
+            if len(words) != 2 or words[1].lstrip("!") == "":
+                raise ValueError("%s:%d: not FUNCTION [!]MNEMONIC: %r"
+                                 % (path, number, line.strip()))
             fn, insn = words
             out.append((fn, insn.lstrip("!"), not insn.startswith("!")))
+    if not out:
+        raise ValueError("%s: no check" % path)
     return out
 
 
@@ -179,22 +185,24 @@ def mnemonics(t, made, fn):
             and ":" in line.split("\t")[0]]
 
 
-def check_relaxed(t, made):
-    """None, or which line of asm/TRIPLET/relaxed MADE breaks."""
-    checked = 0
-    for fn, insn, present in relaxed_checks(t.triplet):
-        got = mnemonics(t, made, fn)
-        if got is None:
-            continue
-        checked += 1
+def check_relaxed(t, files, checks):
+    """None, or which of CHECKS (relaxed_checks) FILES break: each
+    function must be defined by one of FILES (the shared kind's library
+    and the program that loads it; the program of the other kinds)."""
+    for fn, insn, present in checks:
+        for path in files:
+            got = mnemonics(t, path, fn)
+            if got is not None:
+                break
+        else:
+            return "no %s in %s (asm/%s/relaxed)" % (
+                fn, " or ".join(os.path.basename(p) for p in files),
+                t.triplet)
         if (insn in got) != present:
             return "%s: %s %s (relaxation: %s)" % (
-                os.path.basename(made), fn,
+                os.path.basename(path), fn,
                 "has no " + insn if present else "still has " + insn,
                 " ".join(got))
-    if checked == 0:
-        return "%s defines none of the functions of asm/%s/relaxed" % (
-            os.path.basename(made), t.triplet)
     return None
 
 
@@ -227,9 +235,13 @@ def assemble_objects(t, work):
     they could not be made."""
     o = os.path.join(work, "asm")
     os.makedirs(o, exist_ok=True)
-    gas = t.gnu_as()
-    if not os.path.exists(gas):
-        return "no %s (toolchain/cross-targets)" % gas
+    for tool in (t.gnu_as(), t.gnu_objdump()):
+        if not os.path.exists(tool):
+            return "no %s (toolchain/cross-targets)" % tool
+    try:
+        relaxed_checks(t.triplet)
+    except ValueError as e:
+        return str(e)
     with open(os.path.join(o, "pad.s"), "w") as f:
         f.write(PAD_S)
     srcs = [os.path.join(ASM, t.triplet, n) for n in ("main.s", "big.s",
@@ -241,10 +253,12 @@ def assemble_objects(t, work):
         code, out = cross.run([gas, src, "-o", obj])
         if code != 0:
             return "assembling %s failed: %s" % (src, " ".join(out.split()))
-        # The C cases' names: gas's code is the same for every kind.
-        if base != "pad":
-            for alias in (base + "-pie.o", base + "-pic.o"):
-                shutil.copyfile(obj, os.path.join(o, alias))
+        # The C cases' names (main-pie.o, big-pic.o, far-pic.o): gas's
+        # code is the same for every kind.
+        alias = {"main": "main-pie.o", "big": "big-pic.o",
+                 "far": "far-pic.o"}.get(base)
+        if alias:
+            shutil.copyfile(obj, os.path.join(o, alias))
     return None
 
 

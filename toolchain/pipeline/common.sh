@@ -1,10 +1,11 @@
 # shellcheck shell=bash
 # Part of toolchain/build-toolchain.sh, which sources it after its settings.
 # The helpers every part of the pipeline uses: messages (msg, die), a
-# timed step (step, and the timings printed on exit), a command whose
-# output goes to a log (run_logged), paths relative to the repository
-# (repo_rel), git in a working tree (tree_git), a folder made where a
-# stale link may stand (make_dir) and a tool's version (check_version).  Reads REPO, VERBOSE, TIMINGS and
+# timed step (now, step, and the timings printed on exit: on_exit), a
+# command whose output goes to a log (run_logged), hashes (sha256_of,
+# check_sha256), paths relative to the repository (repo_rel), git in a
+# working tree (tree_git), a folder made where a stale link may stand
+# (make_dir) and a tool's version (check_version).  Entry: all of them.  Reads REPO, VERBOSE, TIMINGS and
 # CURRENT_STEP.
 # Uses: nothing of the other parts.
 

@@ -5,7 +5,9 @@
 # with "@" lines made once per cross target (toolchain/cross-targets);
 # build_component NAME builds one with its tool's part; component_builds
 # and component_ld name a component's build folders and linker, and
-# verify_lists checks that its ld lists -z hugetext.
+# verify_lists checks that its ld lists -z hugetext.  Entry:
+# read_components, component_line, build_component, component_builds,
+# component_ld, verify_lists.
 # Uses: common.sh (die, step, repo_rel), kept.sh (keep_built), and the
 # build_TOOL and verify_default_on_TOOL of binutils.sh and lld.sh.
 

@@ -5,8 +5,12 @@
 # package, whose tarball holds the tree) and the LLVM release tarball
 # (sid's llvm-toolchain orig tarball, only LLVM_PARTS of it).  A pin that
 # sid no longer serves stops the build with what sid offers now.  Entry:
-# fetch SOURCE (binutils, llvm, buildroot), under the cache's lock.
-# Uses: common.sh (msg, die, now, repo_rel).
+# fetch SOURCE (binutils, llvm, buildroot), under the cache's lock; and
+# for the other parts pin_line, binutils_pristine_id, llvm_pristine_id,
+# pristine_ok, llvm_version_gone and words_after.
+# Uses: common.sh (msg, die, now, repo_rel, sha256_of, check_sha256),
+# buildroot.sh (fetch_buildroot, which uses this file's pristine_ok,
+# llvm_version_gone and words_after in turn).
 
 # What a pristine tree is made from.  When this changes, the tree in the
 # cache is extracted again, and the working tree and build start afresh.

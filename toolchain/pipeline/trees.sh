@@ -8,7 +8,7 @@
 # they were keeping their times, so that make and ninja rebuild only what
 # the change affects.  Entry: prepare_tree, tree_id, series_hash,
 # remove_stale_trees.
-# Uses: common.sh (msg, die, repo_rel, tree_git).
+# Uses: common.sh (msg, die, repo_rel, tree_git, sha256_of).
 
 # Print the absolute paths of the patches SERIES lists, in order.
 # shellcheck disable=SC2094 # repo_rel only prints the name
