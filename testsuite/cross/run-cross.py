@@ -235,7 +235,8 @@ def assemble_objects(t, work):
     they could not be made."""
     o = os.path.join(work, "asm")
     os.makedirs(o, exist_ok=True)
-    for tool in (t.gnu_as(), t.gnu_objdump()):
+    gas = t.gnu_as()
+    for tool in (gas, t.gnu_objdump()):
         if not os.path.exists(tool):
             return "no %s (toolchain/cross-targets)" % tool
     try:
