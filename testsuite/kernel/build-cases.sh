@@ -111,6 +111,9 @@ cross_build() {
 		cc=$1/cc
 		clang=$(python3 "$top/tables/pins.py" host-clang) ||
 			die "tables/pins.py gives no host clang"
+		[ -x "$build/bin/$triplet-ld" ] ||
+			die "no $build/bin/$triplet-ld, the cross GNU ld that links" \
+			    "$triplet's plain programs (./run build makes it)"
 		mkdir -p "$1/cross"
 		ln -sfn "$build/bin/$triplet-ld" "$1/cross/$triplet-ld.bfd"
 		printf '#!/bin/sh\nPATH=%s:$PATH exec %s --target=%s --sysroot=%s -fuse-ld=lld -Wno-unused-command-line-argument "$@"\n' \
